@@ -1,0 +1,1 @@
+"""Players, tables, matches, games and their event log (to come)."""

@@ -1,0 +1,36 @@
+"""ASGI entry point: HTTP through Django, WebSockets through Channels.
+
+Served by daphne (``daphne tavla.asgi:application``). Live-play consumers add their routes
+to ``websocket_urlpatterns``.
+"""
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tavla.settings")
+
+# Set up Django before importing anything that touches models (consumers, auth middleware).
+django_asgi_app = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
+from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
+from django.urls import URLPattern, URLResolver  # noqa: E402
+
+websocket_urlpatterns: list[URLPattern | URLResolver] = []
+
+# Like `runserver`, serve static files from the app itself while developing; in production
+# the proxy serves `collectstatic`'s output.
+http_app = ASGIStaticFilesHandler(django_asgi_app) if settings.DEBUG else django_asgi_app
+
+application = ProtocolTypeRouter(
+    {
+        "http": http_app,
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+        ),
+    }
+)

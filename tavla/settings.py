@@ -1,0 +1,223 @@
+"""Django settings for Tavla.
+
+Everything that differs between a laptop and production comes from the environment. With no
+environment at all Tavla runs on SQLite (``var/tavla.sqlite3``) and an embedded Redis (see
+``tavla.embedded_redis``), so ``make run`` needs no service installed.
+
+Environment: ``DATABASE_URL``, ``REDIS_URL``, ``SECRET_KEY``, ``DEBUG``, ``ALLOWED_HOSTS``,
+``CSRF_TRUSTED_ORIGINS`` (comma-separated), ``TAVLA_HTTPS`` (behind a TLS-terminating proxy),
+``TAVLA_EMBEDDED_REDIS_PORT``.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy as _
+
+from tavla.embedded_redis import embedded_redis_url
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = BASE_DIR / "var"
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return default
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def env_list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+# --- Security ---------------------------------------------------------------------------
+
+DEBUG = env_bool("DEBUG", True)
+
+DEV_SECRET_KEY = "django-insecure-tavla-dev-key-do-not-use-in-production"
+SECRET_KEY = os.environ.get("SECRET_KEY") or DEV_SECRET_KEY
+if not DEBUG and SECRET_KEY == DEV_SECRET_KEY:
+    raise ImproperlyConfigured(
+        "SECRET_KEY is not set. With DEBUG off Tavla refuses to start on the built-in "
+        "development key: set SECRET_KEY to a long random string, for example "
+        "`python -c 'import secrets; print(secrets.token_urlsafe(50))'`."
+    )
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+
+if env_bool("TAVLA_HTTPS", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+
+# --- Applications -----------------------------------------------------------------------
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "channels",
+    "tavla",
+    "matches",
+    "tournaments",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "tavla.urls"
+WSGI_APPLICATION = "tavla.wsgi.application"
+ASGI_APPLICATION = "tavla.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database ---------------------------------------------------------------------------
+
+SQLITE_DEFAULT_PATH = VAR_DIR / "tavla.sqlite3"
+# SQLite: BEGIN IMMEDIATE takes the write lock at the start of every transaction, so
+# concurrent writers queue (up to `timeout` seconds) instead of failing half-way with
+# "database is locked"; WAL lets readers go on while one writes.
+SQLITE_OPTIONS: dict[str, Any] = {
+    "transaction_mode": "IMMEDIATE",
+    "timeout": 20,
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+}
+
+if os.environ.get("DATABASE_URL"):
+    DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)}
+else:
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": str(SQLITE_DEFAULT_PATH),
+        }
+    }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    _sqlite = DATABASES["default"]
+    VAR_DIR.mkdir(exist_ok=True)
+    _sqlite["CONN_MAX_AGE"] = 0
+    for _key, _value in SQLITE_OPTIONS.items():
+        _sqlite.setdefault("OPTIONS", {}).setdefault(_key, _value)
+    # The test database is a file, not memory, so a Celery worker subprocess can share it.
+    _sqlite.setdefault("TEST", {}).setdefault(
+        "NAME", str(VAR_DIR / f"test_{Path(str(_sqlite['NAME'])).stem}.sqlite3")
+    )
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Redis: channel layer, Celery broker and results, cache -----------------------------
+
+REDIS_URL = os.environ.get("REDIS_URL") or embedded_redis_url()
+REDIS_IS_EMBEDDED = not os.environ.get("REDIS_URL")
+
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "tavla",
+    }
+}
+
+CHANNEL_LAYERS = {
+    "default": {
+        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "CONFIG": {"hosts": [REDIS_URL], "prefix": "tavla"},
+    }
+}
+
+CELERY_BROKER_URL = REDIS_URL
+CELERY_RESULT_BACKEND = REDIS_URL
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_TASK_SERIALIZER = "json"
+CELERY_RESULT_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_RESULT_EXPIRES = timedelta(hours=1)
+CELERY_TIMEZONE = "UTC"
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
+    "heartbeat": {"task": "tavla.tasks.heartbeat", "schedule": 5.0},
+}
+
+# --- Auth and API -----------------------------------------------------------------------
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Tavla API",
+    "DESCRIPTION": "Backgammon club server: tables, matches and tournaments.",
+    "VERSION": "0.1.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+}
+
+# --- Languages, time, static ------------------------------------------------------------
+
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", _("English")), ("fa", _("Persian"))]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+USE_I18N = True
+TIME_ZONE = "UTC"
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+}

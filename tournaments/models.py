@@ -1,0 +1,1 @@
+"""Tournaments, entries, rounds and pairings (to come)."""
