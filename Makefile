@@ -1,0 +1,56 @@
+# Tavla: `make run` starts the whole club server, `make test` checks everything.
+# Needs only Python 3.11+ and make; everything else goes into .venv.
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+# Stamps record that .venv holds what pyproject.toml asks for; editing it reinstalls.
+STAMP := $(VENV)/.tavla-installed
+TEST_STAMP := $(VENV)/.tavla-test-installed
+
+.PHONY: run test lint typecheck pytest bench stop install install-test
+
+run: $(STAMP)
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py seed_demo
+	$(PY) manage.py runall
+
+test: $(TEST_STAMP)
+	$(MAKE) lint typecheck pytest
+
+lint: $(TEST_STAMP)
+	$(PY) -m ruff check .
+
+typecheck: $(TEST_STAMP)
+	@if [ -d tavla/engine ]; then \
+		echo "$(PY) -m mypy --strict tavla/engine"; $(PY) -m mypy --strict tavla/engine; \
+	else echo "tavla/engine not present: skipping its strict type check"; fi
+	$(PY) -m mypy tavla matches tournaments
+
+pytest: $(TEST_STAMP)
+	$(PY) -m pytest
+
+bench: $(STAMP)
+	@set -e; for f in benchmarks/[!_]*.py; do \
+		[ -e "$$f" ] || continue; \
+		echo "== $$f"; $(PY) "$$f"; \
+	done
+
+# Stop the embedded Redis that `make run` leaves running between runs.
+stop: $(STAMP)
+	$(PY) manage.py embedded_redis stop
+
+install: $(STAMP)
+install-test: $(TEST_STAMP)
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install --upgrade pip
+	$(PY) -m pip install -e .
+	touch $@
+
+$(TEST_STAMP): pyproject.toml $(STAMP)
+	$(PY) -m pip install -e '.[test]'
+	touch $@
