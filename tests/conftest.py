@@ -1,0 +1,189 @@
+"""Fixtures shared by the whole suite.
+
+Services: with ``REDIS_URL`` / ``DATABASE_URL`` set, tests run against those. Without them,
+each test session starts its own in-memory embedded Redis on a free port (see
+``tavla.embedded_redis``) and stops it at the end, and the SQLite test database is a file
+named after this process, so a ``make run`` or another test session in the same tree is
+never disturbed.
+
+``celery_worker_process`` starts a real ``celery -A tavla worker`` against the test Redis and
+the test database, for tests that need tasks to run the way production runs them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+ARTIFACTS_DIR = BASE_DIR / "test-artifacts"
+
+_started_embedded_redis_port: int | None = None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    global _started_embedded_redis_port
+    from django.conf import settings
+
+    from tavla.embedded_redis import embedded_redis_port, ensure_embedded_redis, ping
+
+    if settings.REDIS_IS_EMBEDDED:
+        port = embedded_redis_port()
+        if not ping(port):
+            ensure_embedded_redis(port, persist=False)
+            _started_embedded_redis_port = port
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    from tavla.embedded_redis import VAR_DIR, stop_embedded_redis
+
+    port = _started_embedded_redis_port
+    if port is not None:
+        stop_embedded_redis(port)
+        shutil.rmtree(VAR_DIR / f"redis-{port}", ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> None:
+    """Give this session's SQLite test database a name of its own (a file under var/)."""
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    if db["ENGINE"] == "django.db.backends.sqlite3":
+        name = Path(db["TEST"]["NAME"])
+        db["TEST"]["NAME"] = str(name.with_name(f"{name.stem}_{os.getpid()}{name.suffix}"))
+
+
+def database_url_for(settings_dict: dict[str, Any]) -> str:
+    """A ``DATABASE_URL`` naming the database that ``settings_dict`` is connected to.
+
+    Called after the test database exists, ``connection.settings_dict`` names it, so a
+    subprocess given this URL shares the test database.
+    """
+    engine = settings_dict["ENGINE"]
+    if engine == "django.db.backends.sqlite3":
+        return f"sqlite:///{Path(str(settings_dict['NAME'])).resolve()}"
+    if engine == "django.db.backends.postgresql":
+        user = quote(settings_dict.get("USER") or "", safe="")
+        password = quote(settings_dict.get("PASSWORD") or "", safe="")
+        auth = f"{user}:{password}@" if password else (f"{user}@" if user else "")
+        host = settings_dict.get("HOST") or "localhost"
+        port = f":{settings_dict['PORT']}" if settings_dict.get("PORT") else ""
+        return f"postgres://{auth}{host}{port}/{quote(settings_dict['NAME'], safe='')}"
+    raise NotImplementedError(f"no DATABASE_URL for engine {engine}")
+
+
+def subprocess_env(**extra: str) -> dict[str, str]:
+    """The environment for a child process that shares this session's Redis and test DB.
+
+    Needs the test database to exist (request ``django_db_setup`` or a db fixture first).
+    """
+    from django.conf import settings
+    from django.db import connection
+
+    env = os.environ.copy()
+    env.update(
+        DJANGO_SETTINGS_MODULE="tavla.settings",
+        DATABASE_URL=database_url_for(connection.settings_dict),
+        REDIS_URL=settings.REDIS_URL,
+        PYTHONUNBUFFERED="1",
+    )
+    env.update(extra)
+    return env
+
+
+@dataclass
+class CeleryWorkerProcess:
+    """A running ``celery -A tavla worker`` subprocess (solo pool, one task at a time)."""
+
+    process: subprocess.Popen[bytes]
+    hostname: str
+    env: dict[str, str]
+    log_path: Path
+
+    @property
+    def database_url(self) -> str:
+        return self.env["DATABASE_URL"]
+
+    @property
+    def redis_url(self) -> str:
+        return self.env["REDIS_URL"]
+
+    def ping(self, timeout: float = 1.0) -> bool:
+        """True when this worker answers a control ping."""
+        from tavla.celery import app
+
+        return bool(app.control.ping(destination=[self.hostname], timeout=timeout))
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(
+    django_db_setup: None, django_db_blocker: Any
+) -> Iterator[CeleryWorkerProcess]:
+    """A real Celery worker sharing this session's Redis and test database.
+
+    Started once per session, stopped before the test database is destroyed. Tests that
+    need the worker to see their rows must commit them: use ``transactional_db`` (or
+    ``@pytest.mark.django_db(transaction=True)``), never the default rolled-back ``db``.
+
+    Example::
+
+        @pytest.mark.celery
+        @pytest.mark.django_db(transaction=True)
+        def test_runs_on_worker(celery_worker_process):
+            result = some_task.delay(arg)       # or wait for the row the task writes
+            assert result.get(timeout=10) == ...
+
+    The worker's output is in ``celery_worker_process.log()`` (also under test-artifacts/).
+    """
+    with django_db_blocker.unblock():
+        env = subprocess_env()
+    hostname = f"pytest-{os.getpid()}@%h"
+    ARTIFACTS_DIR.mkdir(exist_ok=True)
+    log_path = ARTIFACTS_DIR / f"celery-worker-{os.getpid()}.log"
+    log_file = log_path.open("wb")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "tavla", "worker", "--pool=solo",
+         "--loglevel=INFO", "--without-mingle", "--without-gossip", "-n", hostname],
+        cwd=BASE_DIR, env=env, stdin=subprocess.DEVNULL, stdout=log_file,
+        stderr=subprocess.STDOUT,
+    )
+    import socket
+
+    worker = CeleryWorkerProcess(process=process,
+                                 hostname=hostname.replace("%h", socket.gethostname()),
+                                 env=env, log_path=log_path)
+    try:
+        deadline = time.monotonic() + 60
+        while not worker.ping(timeout=0.5):
+            if process.poll() is not None:
+                pytest.fail(f"Celery worker exited with {process.returncode}:\n{worker.log()}")
+            if time.monotonic() > deadline:
+                pytest.fail(f"Celery worker did not answer ping in 60 s:\n{worker.log()}")
+            time.sleep(0.2)
+        yield worker
+    finally:
+        worker.stop()
+        log_file.close()
