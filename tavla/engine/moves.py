@@ -3,43 +3,95 @@
 A :class:`Move` goes from a point to a point in the mover's numbering: 25 is the bar and 0
 is off the board. A :class:`Play` is the whole turn: its moves and the position they lead to
 (still seen from the mover: the turn has not passed yet).
+
+:func:`legal_plays` follows ``RULES.md`` and gives the same set of resulting positions as
+GNU Backgammon's move generator (``tests/engine/test_gnubg_positions.py`` checks it):
+
+* as many dice as possible are used (all four with doubles);
+* if only one die can be used and either could be, the larger one: like GNU Backgammon we
+  keep, among the plays using the most dice, those whose dice add up to the most;
+* a checker on the bar enters before anything else moves; what cannot enter is forfeited;
+* bearing off needs every checker home, the die's own point or, with a larger die, the
+  highest occupied point; a checker hit meanwhile has to come home before bearing off again;
+* each distinct resulting position is listed once; no legal move gives one empty play.
+
+Inside this module a side is indexed like its tuple: index ``i`` is point ``i + 1`` and 24 is
+the bar. The mover's index ``j`` is the opponent's index ``23 - j``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final
 
 from tavla.engine.errors import InvalidDiceError
-from tavla.engine.position import BAR, Position
+from tavla.engine.position import BAR, HOME_POINTS, Position, Side, trusted_position
 
-BAR_POINT = 25
-OFF_POINT = 0
+BAR_POINT: Final = 25
+OFF_POINT: Final = 0
 
 
 @dataclass(frozen=True, slots=True)
 class Move:
-    """One checker moved by one die: ``source`` 25 is the bar, ``destination`` 0 is off."""
+    """One checker moved by one die: ``source`` 25 is the bar, ``destination`` 0 is off.
+
+    ``hit`` is true when the checker landed on a single opponent checker and sent it to the bar.
+    """
 
     source: int
     destination: int
     hit: bool = False
 
     def notation(self) -> str:
+        """This move alone in standard notation, e.g. ``"bar/22*"`` or ``"6/off"``."""
         src = "bar" if self.source == BAR_POINT else str(self.source)
         dst = "off" if self.destination == OFF_POINT else str(self.destination)
         return f"{src}/{dst}{'*' if self.hit else ''}"
 
+    @property
+    def pips(self) -> int:
+        """Pips this checker travelled (a bear-off with a larger die counts only its point)."""
+        return self.source - self.destination
+
 
 @dataclass(frozen=True, slots=True)
 class Play:
-    """A legal play: the moves in the order played and the resulting position."""
+    """A legal play: the moves in an order they can be played and the resulting position.
+
+    ``position`` is seen from the mover, before the turn passes (``position.swap()`` is the
+    opponent's view). A pass is the empty play with the unchanged position.
+    """
 
     moves: tuple[Move, ...]
     position: Position
 
     def notation(self) -> str:
-        """Standard notation, e.g. ``"24/18 13/10"``, ``"bar/22*"``, ``"6/off"``; empty for a pass."""
-        return " ".join(move.notation() for move in self.moves)
+        """Standard notation (``"24/18 13/10"``, ``"bar/22*"``, ``"6/off"``, ``"8/5(2)"``).
+
+        The format is described in :mod:`tavla.engine.notation`. A pass gives ``""``.
+        """
+        from tavla.engine.notation import format_play
+
+        return format_play(self.moves)
+
+    @classmethod
+    def parse(cls, text: str, position: Position, die1: int, die2: int) -> Play:
+        """The legal play of ``position`` and the roll that ``text`` describes.
+
+        Accepts what :meth:`notation` prints and unambiguous variants (see
+        :mod:`tavla.engine.notation`). Raises :class:`InvalidNotationError` for text that cannot
+        be read, :class:`IllegalPlayError` for a readable play that is not legal, and
+        :class:`InvalidDiceError` for bad dice.
+        """
+        from tavla.engine.notation import parse_play
+
+        return parse_play(position, die1, die2, text)
+
+    @property
+    def is_pass(self) -> bool:
+        """True for the empty play of a roll that cannot be played."""
+        return not self.moves
 
 
 def check_dice(die1: int, die2: int) -> None:
@@ -47,6 +99,50 @@ def check_dice(die1: int, die2: int) -> None:
     for die in (die1, die2):
         if isinstance(die, bool) or not isinstance(die, int) or not 1 <= die <= 6:
             raise InvalidDiceError(f"a die shows 1 to 6, not {die!r}")
+
+
+# --- Speed -------------------------------------------------------------------------------
+# A bot game generates legal plays about sixty times and a referee review thousands of times,
+# so the generator avoids the costs that dominate pure Python here:
+# * Move values are immutable, so every possible one is built once, in the tables below;
+# * positions and plays are assembled through their slot descriptors instead of the checked
+#   dataclass constructors (see ``trusted_position``): the inputs are valid by construction;
+# * the common case, two different dice with no checker on the bar and no bear-off in reach,
+#   is enumerated directly (``_two_dice_plain``) instead of searching both orders of the dice
+#   and removing the duplicates afterwards;
+# * the general search keys its duplicates by the mover's tuple and a bit mask of hit points,
+#   and builds the opponent's tuple only for the plays it keeps.
+
+# _MOVE[source point][destination point] and _HIT[...] for every move a die can make.
+_MOVE: Final = [[Move(s, d) for d in range(26)] for s in range(26)]
+_HIT: Final = [[Move(s, d, True) for d in range(26)] for s in range(26)]
+
+_new_object = object.__new__
+_set_moves: Final[Callable[[Play, tuple[Move, ...]], None]] = vars(Play)["moves"].__set__
+_set_position: Final[Callable[[Play, Position], None]] = vars(Play)["position"].__set__
+
+
+def _play(moves: tuple[Move, ...], position: Position) -> Play:
+    # Unchecked constructor: see the note above.
+    play: Play = _new_object(Play)
+    _set_moves(play, moves)
+    _set_position(play, position)
+    return play
+
+
+def _after_hits(opponent: Side, hit_mask: int) -> Side:
+    """The opponent's side after the mover hit the blots on the mover's indexes in ``hit_mask``."""
+    if not hit_mask:
+        return opponent
+    side = list(opponent)
+    index = 0
+    while hit_mask:
+        if hit_mask & 1:
+            side[23 - index] = 0
+            side[BAR] += 1
+        hit_mask >>= 1
+        index += 1
+    return tuple(side)
 
 
 def legal_plays(position: Position, die1: int, die2: int) -> tuple[Play, ...]:
@@ -57,95 +153,245 @@ def legal_plays(position: Position, die1: int, die2: int) -> tuple[Play, ...]:
     Raises :class:`InvalidDiceError` for dice outside 1..6.
     """
     check_dice(die1, die2)
-    if die1 == die2:
-        orders: tuple[tuple[int, ...], ...] = ((die1,) * 4,)
-    else:
-        high, low = max(die1, die2), min(die1, die2)
-        orders = ((high, low), (low, high))
-    found: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[Move, ...]] = {}
-    best = 0
+    mover = position.mover
+    if die1 != die2:
+        high, low = (die1, die2) if die1 > die2 else (die2, die1)
+        on_bar = mover[BAR]
+        if not on_bar:
+            # Two or more checkers outside the home board: after one move at least one is
+            # still outside, so neither die can bear off.
+            if sum(mover[HOME_POINTS:]) >= 2:
+                return _two_dice_plain(position, high, low)
+        elif on_bar >= 2:
+            return _two_dice_from_bar(position, high, low)
+        return _search(position, (high, low))
+    return _search(position, (die1,) * 4)
+
+
+def _two_dice_plain(position: Position, high: int, low: int) -> tuple[Play, ...]:
+    """Non-doubles with no checker on the bar and no bear-off possible.
+
+    Moves of two different checkers do not interfere here (landing never closes a point and a
+    hit only removes opponent checkers), so the two-dice plays are: one checker moved by
+    ``high`` and another by ``low``, plus one checker moved by both ("through" plays). A pair
+    whose second checker starts where the first lands is the same position as a through play;
+    those pairs are skipped and the through play is listed once (and once more per route that
+    hits a blot on the way, since that leaves a different position).
+    """
+    mover, opponent = position.mover, position.opponent
+    sources = [i for i in range(23, -1, -1) if mover[i]]
+    # o[23 - j] is the opponent's count on the mover's index j: 2+ is a closed point.
+    highs = [i for i in sources if i >= high and opponent[23 - i + high] < 2]
+    lows = [i for i in sources if i >= low and opponent[23 - i + low] < 2]
+    plays: list[Play] = []
+    append = plays.append
+
+    for s in highs:
+        land = s - high
+        hit1 = opponent[23 - land] == 1
+        first = _HIT[s + 1][land + 1] if hit1 else _MOVE[s + 1][land + 1]
+        after = list(mover)
+        after[s] -= 1
+        after[land] += 1
+        for t in lows:
+            if t == land or t - low == s:
+                continue  # the same position as a through play, listed below
+            if t == s and mover[s] < 2:
+                continue  # a lone checker cannot move twice as two different checkers
+            land2 = t - low
+            hit2 = opponent[23 - land2] == 1 and land2 != land
+            board = after.copy()
+            board[t] -= 1
+            board[land2] += 1
+            if hit1 or hit2:
+                mask = (1 << land if hit1 else 0) | (1 << land2 if hit2 else 0)
+                other = _after_hits(opponent, mask)
+            else:
+                other = opponent
+            second = _HIT[t + 1][land2 + 1] if hit2 else _MOVE[t + 1][land2 + 1]
+            append(_play((first, second), trusted_position(tuple(board), other)))
+
+    both = high + low
+    for x in sources:
+        end = x - both
+        if end < 0:
+            break  # sources are in decreasing order
+        end_count = opponent[23 - end]
+        if end_count >= 2:
+            continue
+        via_high = opponent[23 - x + high]  # opponent checkers on the point x - high
+        via_low = opponent[23 - x + low]
+        if via_high >= 2 and via_low >= 2:
+            continue
+        board = list(mover)
+        board[x] -= 1
+        board[end] += 1
+        after_board = tuple(board)
+        end_hit = end_count == 1
+        last_mask = 1 << end if end_hit else 0
+        for die, count in ((high, via_high), (low, via_low)):
+            if count >= 2:
+                continue
+            if count == 0 and die == low and via_high == 0:
+                continue  # the clear route through x - high is already listed
+            mid = x - die
+            step1 = _HIT[x + 1][mid + 1] if count else _MOVE[x + 1][mid + 1]
+            step2 = _HIT[mid + 1][end + 1] if end_hit else _MOVE[mid + 1][end + 1]
+            mask = last_mask | (1 << mid if count else 0)
+            other = _after_hits(opponent, mask)
+            append(_play((step1, step2), trusted_position(after_board, other)))
+
+    if plays:
+        return tuple(plays)
+    for die, singles in ((high, highs), (low, lows)):
+        if singles:  # the higher die first: the lower one only when the higher cannot move
+            for s in singles:
+                land = s - die
+                hit = opponent[23 - land] == 1
+                board = list(mover)
+                board[s] -= 1
+                board[land] += 1
+                move = _HIT[s + 1][land + 1] if hit else _MOVE[s + 1][land + 1]
+                other = _after_hits(opponent, 1 << land) if hit else opponent
+                append(_play((move,), trusted_position(tuple(board), other)))
+            return tuple(plays)
+    return (_play((), position),)
+
+
+def _two_dice_from_bar(position: Position, high: int, low: int) -> tuple[Play, ...]:
+    """Non-doubles with two or more checkers on the bar: each die can only enter a checker."""
+    mover, opponent = position.mover, position.opponent
+    moves: list[Move] = []
+    board = list(mover)
+    mask = 0
+    for die in (high, low):
+        land = 24 - die  # entering with a die n lands on the mover's point 25 - n
+        count = opponent[die - 1]  # = opponent[23 - land]
+        if count >= 2:
+            continue
+        board[BAR] -= 1
+        board[land] += 1
+        if count == 1:
+            mask |= 1 << land
+            moves.append(_HIT[BAR_POINT][land + 1])
+        else:
+            moves.append(_MOVE[BAR_POINT][land + 1])
+    if not moves:
+        return (_play((), position),)
+    # Only one can enter: the other die is forfeited, whichever it is (no choice to make).
+    return (_play(tuple(moves), trusted_position(tuple(board), _after_hits(opponent, mask))),)
+
+
+def _search(position: Position, dice: tuple[int, ...]) -> tuple[Play, ...]:
+    """Depth-first search over the dice in the order given, both orders for non-doubles.
+
+    Used for doubles, for a single checker on the bar and near the bear-off. With doubles the
+    sources are taken in non-increasing order (any legal sequence can be reordered that way,
+    as GNU Backgammon does), which avoids visiting every permutation of the same moves.
+    """
     mover = list(position.mover)
     opponent = list(position.opponent)
-    doubles = die1 == die2
+    doubles = len(dice) == 4
+    orders = (dice,) if doubles else (dice, (dice[1], dice[0]))
+    # key (mover after, hit mask) -> moves; only plays with the best (dice used, pips) are kept
+    found: dict[tuple[Side, int], tuple[Move, ...]] = {}
+    best = (0, 0)
+    played: list[Move] = []
+    # checkers on points 7..24 or on the bar: bearing off needs none
+    outside = sum(mover[HOME_POINTS:])
 
-    def search(dice: tuple[int, ...], used: int, moves: list[Move], lowest_source: int) -> None:
+    def record(used: int, pips: int, hit_mask: int) -> None:
         nonlocal best
+        score = (used, pips)
+        if score < best:
+            return
+        if score > best:
+            best = score
+            found.clear()
+        key = (tuple(mover), hit_mask)
+        if key not in found:
+            found[key] = tuple(played)
+
+    def step(order: tuple[int, ...], k: int, top: int, pips: int, hit_mask: int) -> None:
+        nonlocal outside
+        if k == len(order):
+            record(k, pips, hit_mask)
+            return
+        die = order[k]
         moved = False
-        if used < len(dice):
-            die = dice[used]
-            for source in _sources(mover, lowest_source if doubles else BAR_POINT):
-                move = _try_move(mover, opponent, source, die)
-                if move is None:
-                    continue
+        if mover[BAR]:
+            land = 24 - die
+            count = opponent[die - 1]
+            if count < 2:
                 moved = True
-                moves.append(move)
-                search(dice, used + 1, moves, source)
-                moves.pop()
-                _undo_move(mover, opponent, move)
-        if not moved and used >= best:
-            if used > best:
-                best = used
-                found.clear()
-            key = (tuple(mover), tuple(opponent))
-            if key not in found:
-                found[key] = tuple(moves)
+                mover[BAR] -= 1
+                mover[land] += 1  # still outside the home board: ``outside`` is unchanged
+                if count:
+                    opponent[die - 1] = 0
+                    opponent[BAR] += 1
+                    played.append(_HIT[BAR_POINT][land + 1])
+                    step(order, k + 1, BAR, pips + die, hit_mask | 1 << land)
+                    opponent[die - 1] = 1
+                    opponent[BAR] -= 1
+                else:
+                    played.append(_MOVE[BAR_POINT][land + 1])
+                    step(order, k + 1, BAR, pips + die, hit_mask)
+                played.pop()
+                mover[BAR] += 1
+                mover[land] -= 1
+        else:
+            for i in range(min(top, 23), -1, -1):
+                if not mover[i]:
+                    continue
+                land = i - die
+                next_top = i if doubles else 23
+                if land >= 0:
+                    count = opponent[23 - land]
+                    if count >= 2:
+                        continue
+                    moved = True
+                    mover[i] -= 1
+                    mover[land] += 1
+                    entered = i >= HOME_POINTS > land
+                    if entered:
+                        outside -= 1
+                    if count:
+                        opponent[23 - land] = 0
+                        opponent[BAR] += 1
+                        played.append(_HIT[i + 1][land + 1])
+                        step(order, k + 1, next_top, pips + die, hit_mask | 1 << land)
+                        opponent[23 - land] = 1
+                        opponent[BAR] -= 1
+                    else:
+                        played.append(_MOVE[i + 1][land + 1])
+                        step(order, k + 1, next_top, pips + die, hit_mask)
+                    played.pop()
+                    if entered:
+                        outside += 1
+                    mover[i] += 1
+                    mover[land] -= 1
+                else:
+                    # Bearing off; every lower point would need it too, so stop if not allowed.
+                    if outside:
+                        break
+                    if land < -1 and any(mover[i + 1 : HOME_POINTS]):
+                        continue  # a larger die bears off only from the highest point
+                    moved = True
+                    mover[i] -= 1
+                    played.append(_MOVE[i + 1][OFF_POINT])
+                    step(order, k + 1, next_top, pips + die, hit_mask)
+                    played.pop()
+                    mover[i] += 1
+        if not moved:
+            record(k, pips, hit_mask)
 
-    for dice in orders:
-        search(dice, 0, [], BAR_POINT)
+    for order in orders:
+        step(order, 0, BAR, 0, 0)
 
-    plays = found.items()
-    if best == 1 and not doubles:
-        high = max(die1, die2)
-        with_high = [(key, moves) for key, moves in plays if _pips_moved(moves[0]) == high
-                     or _bears_off_with(moves[0], high)]
-        if with_high:
-            plays = dict(with_high).items()
-    return tuple(Play(moves, Position(*key)) for key, moves in plays)
-
-
-def _pips_moved(move: Move) -> int:
-    return move.source - move.destination
-
-
-def _bears_off_with(move: Move, die: int) -> bool:
-    # A bear-off with a larger die than the distance moved still used that die.
-    return move.destination == OFF_POINT and move.source < die
-
-
-def _sources(mover: list[int], highest: int) -> list[int]:
-    """Points (mover numbering) holding a mover checker, highest first, not above ``highest``."""
-    if mover[BAR]:
-        return [BAR_POINT] if highest >= BAR_POINT else []
-    return [p for p in range(min(highest, 24), 0, -1) if mover[p - 1]]
-
-
-def _try_move(mover: list[int], opponent: list[int], source: int, die: int) -> Move | None:
-    """Apply one die to the checker on ``source`` in place; None when the move is illegal."""
-    target = source - die
-    if target >= 1:
-        blockers = opponent[24 - target]
-        if blockers >= 2:
-            return None
-        mover[source - 1] -= 1
-        mover[target - 1] += 1
-        if blockers == 1:
-            opponent[24 - target] = 0
-            opponent[BAR] += 1
-            return Move(source, target, True)
-        return Move(source, target)
-    # Bearing off: every checker must be home, and a larger die only from the highest point.
-    if any(mover[6:]):
-        return None
-    if target < 0 and any(mover[source:6]):
-        return None
-    mover[source - 1] -= 1
-    return Move(source, OFF_POINT)
-
-
-def _undo_move(mover: list[int], opponent: list[int], move: Move) -> None:
-    mover[move.source - 1] += 1
-    if move.destination != OFF_POINT:
-        mover[move.destination - 1] -= 1
-        if move.hit:
-            opponent[24 - move.destination] = 1
-            opponent[BAR] -= 1
+    if not best[0]:
+        return (_play((), position),)
+    original = position.opponent
+    return tuple(
+        _play(moves, trusted_position(board, _after_hits(original, mask)))
+        for (board, mask), moves in found.items()
+    )

@@ -8,6 +8,7 @@ the opponent's point ``p`` is the mover's point ``25 - p``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -16,6 +17,7 @@ from tavla.engine.errors import InvalidPositionError
 CHECKERS: Final = 15
 BAR: Final = 24  # index of the bar in a side's tuple
 POINTS: Final = 24
+HOME_POINTS: Final = 6
 
 Side = tuple[int, ...]
 
@@ -25,36 +27,48 @@ _START: Final[Side] = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 
 def _check_side(side: Side, name: str) -> None:
     if len(side) != 25:
         raise InvalidPositionError(f"{name}: expected 25 counts (24 points and the bar)")
-    if any(n < 0 for n in side):
-        raise InvalidPositionError(f"{name}: a point holds a negative number of checkers")
+    for count in side:
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise InvalidPositionError(f"{name}: checker counts are integers, not {count!r}")
+        if count < 0:
+            raise InvalidPositionError(f"{name}: a point holds a negative number of checkers")
     if sum(side) > CHECKERS:
         raise InvalidPositionError(f"{name}: more than {CHECKERS} checkers on the board")
 
 
 @dataclass(frozen=True, slots=True)
 class Position:
-    """A board position from the point of view of the player on roll (``mover``)."""
+    """A board position from the point of view of the player on roll (``mover``).
+
+    Raises :class:`InvalidPositionError` for a side that is not 25 non-negative integer counts,
+    holds more than 15 checkers, or shares a point with the other side.
+    """
 
     mover: Side
     opponent: Side
 
     def __post_init__(self) -> None:
+        # Accept any sequence (a list is handy in tests) but store tuples: hashable, immutable.
+        if type(self.mover) is not tuple:
+            object.__setattr__(self, "mover", tuple(self.mover))
+        if type(self.opponent) is not tuple:
+            object.__setattr__(self, "opponent", tuple(self.opponent))
         _check_side(self.mover, "player on roll")
         _check_side(self.opponent, "opponent")
         for index in range(POINTS):
             if self.mover[index] and self.opponent[POINTS - 1 - index]:
                 raise InvalidPositionError(
-                    f"point {index + 1} holds checkers of both players"
+                    f"point {index + 1} of the player on roll holds checkers of both players"
                 )
 
     @classmethod
     def initial(cls) -> Position:
         """The starting position: 2 on 24, 5 on 13, 3 on 8, 5 on 6 for each side."""
-        return cls(_START, _START)
+        return _INITIAL
 
     def swap(self) -> Position:
         """The same board seen by the other player (the turn passes)."""
-        return Position(self.opponent, self.mover)
+        return trusted_position(self.opponent, self.mover)
 
     def borne_off(self) -> tuple[int, int]:
         """Checkers borne off by (mover, opponent)."""
@@ -69,22 +83,46 @@ class Position:
         return not any(self.mover) or not any(self.opponent)
 
     def __repr__(self) -> str:
-        from tavla.engine.gnubg_id import position_id
-
-        return f"Position.from_id({position_id(self)!r})"
+        return f"Position.from_id({self.to_id()!r})"
 
     @classmethod
     def from_id(cls, position_id: str) -> Position:
-        """Decode a GNU Backgammon Position ID (the player on roll is the mover)."""
+        """Decode a GNU Backgammon Position ID (the player on roll is the mover).
+
+        Raises :class:`InvalidPositionIdError` for anything that is not a valid ID.
+        """
         from tavla.engine.gnubg_id import decode_position_id
 
         return decode_position_id(position_id)
 
     def to_id(self) -> str:
-        """Encode as a GNU Backgammon Position ID."""
+        """Encode as a GNU Backgammon Position ID (14 characters, e.g. ``4HPwATDgc/ABMA``)."""
         from tavla.engine.gnubg_id import position_id
 
         return position_id(self)
+
+
+# Legal-play generation builds thousands of positions per second from positions that are
+# already valid, so it skips ``__post_init__``: a frozen slotted dataclass can be filled in
+# through the slot descriptors directly, which costs a fraction of the checked constructor.
+_new_object = object.__new__
+_set_mover: Final[Callable[[Position, Side], None]] = vars(Position)["mover"].__set__
+_set_opponent: Final[Callable[[Position, Side], None]] = vars(Position)["opponent"].__set__
+
+
+def trusted_position(mover: Side, opponent: Side) -> Position:
+    """Build a :class:`Position` WITHOUT validation.
+
+    For engine internals only: the caller guarantees two tuples of 25 counts that form a
+    valid position (as when a legal move is applied to a valid position).
+    """
+    position: Position = _new_object(Position)
+    _set_mover(position, mover)
+    _set_opponent(position, opponent)
+    return position
+
+
+_INITIAL: Final = Position(_START, _START)
 
 
 def _pips(side: Side) -> int:
