@@ -1,1 +1,276 @@
-"""Players, tables, matches, games and their event log (to come)."""
+"""Players, tables, matches, games and the append-only event log.
+
+Only :mod:`matches.services` writes to these models; everything else reads through
+:mod:`matches.selectors` or the models directly.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from tavla.engine.clock import TimeControl
+
+
+class Player(models.Model):
+    """A club member who plays: one per user."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="player",
+        verbose_name=_("user"),
+    )
+    display_name = models.CharField(_("display name"), max_length=40)
+    rating = models.FloatField(_("rating"), default=1500.0)
+    experience = models.PositiveIntegerField(
+        _("experience"), default=0,
+        help_text=_("Sum of the lengths of finished rated matches."),
+    )
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        ordering = ["display_name"]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+
+class FlagPenalty(models.TextChoices):
+    GAME = "game", _("Lose the game (single × cube), go on with delay only")
+    MATCH = "match", _("Lose the match (USBGF)")
+
+
+class Table(models.Model):
+    """Where two players sit, and the rules the matches at it are played by."""
+
+    name = models.CharField(_("name"), max_length=80)
+    is_public = models.BooleanField(_("public"), default=True)
+    is_rated = models.BooleanField(_("rated"), default=True)
+    created_by = models.ForeignKey(
+        Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        verbose_name=_("created by"),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    seat0 = models.ForeignKey(
+        Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        verbose_name=_("first seat"),
+    )
+    seat1 = models.ForeignKey(
+        Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        verbose_name=_("second seat"),
+    )
+    # A tournament pairing reserves the table for its two players.
+    reserved0 = models.ForeignKey(
+        Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        verbose_name=_("reserved for"),
+    )
+    reserved1 = models.ForeignKey(
+        Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        verbose_name=_("reserved for"),
+    )
+    # Cube and scoring
+    cube_enabled = models.BooleanField(_("doubling cube"), default=True)
+    gammons_enabled = models.BooleanField(_("gammons and backgammons"), default=True)
+    # Match and clock
+    match_length = models.PositiveSmallIntegerField(
+        _("match length"), null=True, blank=True,
+        help_text=_("Points to win the match; empty for a money session."),
+    )
+    crawford = models.BooleanField(_("Crawford rule"), default=True)
+    clock_enabled = models.BooleanField(_("clock"), default=False)
+    clock_delay = models.FloatField(_("delay per move (s)"), default=12.0)
+    clock_reserve_seconds = models.FloatField(_("reserve (s)"), default=0.0)
+    clock_reserve_per_point = models.FloatField(_("reserve per match point (s)"), default=120.0)
+    grace_seconds = models.FloatField(_("grace for a disconnected player (s)"), default=60.0)
+    flag_penalty = models.CharField(
+        _("a flag costs"), max_length=10, choices=FlagPenalty.choices, default=FlagPenalty.GAME,
+    )
+
+    class Meta:
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def time_control(self) -> TimeControl | None:
+        if not self.clock_enabled:
+            return None
+        return TimeControl(
+            delay=self.clock_delay,
+            reserve_seconds=self.clock_reserve_seconds,
+            reserve_per_point=self.clock_reserve_per_point,
+            grace=self.grace_seconds,
+        )
+
+
+class MatchStatus(models.IntegerChoices):
+    """Ordered like scalachess statuses: everything from FINISHED on is over."""
+
+    PLAYING = 20, _("Playing")
+    FINISHED = 30, _("Finished")
+    FORFEITED = 35, _("Forfeited")
+    ADJUDICATED = 38, _("Adjudicated")
+    VOIDED = 40, _("Voided")
+
+
+class Match(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="matches",
+                              verbose_name=_("table"))
+    player0 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+",
+                                verbose_name=_("first player"))
+    player1 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+",
+                                verbose_name=_("second player"))
+    status = models.PositiveSmallIntegerField(
+        _("status"), choices=MatchStatus.choices, default=MatchStatus.PLAYING, db_index=True,
+    )
+    score0 = models.PositiveSmallIntegerField(_("first player's score"), default=0)
+    score1 = models.PositiveSmallIntegerField(_("second player's score"), default=0)
+    winner = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True,
+                               related_name="+", verbose_name=_("winner"))
+    snapshot: models.JSONField[Any] = models.JSONField(_("engine state"))
+    version = models.PositiveIntegerField(_("version"), default=0)
+    deadline = models.DateTimeField(_("deadline"), null=True, blank=True, db_index=True)
+    dice_commitment = models.CharField(_("dice commitment (SHA-256)"), max_length=64)
+    dice_seed = models.CharField(_("dice seed"), max_length=64, editable=False)
+    dice_counter = models.PositiveIntegerField(_("dice used"), default=0)
+    seed_revealed = models.BooleanField(_("seed revealed"), default=False)
+    # Tests and demonstrations may script the dice (only where settings.TAVLA_SCRIPTED_DICE
+    # allows it); such a match says so in its dice audit.
+    scripted_dice: models.JSONField[Any] = models.JSONField(
+        _("scripted dice"), default=list, blank=True,
+    )
+    dice_were_scripted = models.BooleanField(_("dice were scripted"), default=False)
+    clock: models.JSONField[Any] = models.JSONField(_("clock"), null=True, blank=True)
+    started_at = models.DateTimeField(_("started"), auto_now_add=True, db_index=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
+        ordering = ["-started_at"]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.player0} – {self.player1}"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status >= MatchStatus.FINISHED
+
+    def players(self) -> tuple[Player, Player]:
+        return self.player0, self.player1
+
+    def seat_of(self, player: Player) -> int | None:
+        if player.pk == self.player0_id:
+            return 0
+        if player.pk == self.player1_id:
+            return 1
+        return None
+
+
+class GameEnding(models.TextChoices):
+    SINGLE = "single", _("Single game")
+    GAMMON = "gammon", _("Gammon")
+    BACKGAMMON = "backgammon", _("Backgammon")
+    DROP = "drop", _("Double dropped")
+    RESIGN = "resign", _("Resignation")
+    TIMEOUT = "timeout", _("Time ran out")
+    FORFEIT = "forfeit", _("Forfeit")
+    ADJUDICATED = "adjudicated", _("Adjudicated")
+
+
+class Game(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games",
+                              verbose_name=_("match"))
+    number = models.PositiveSmallIntegerField(_("game number"))
+    winner = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True,
+                               related_name="+", verbose_name=_("winner"))
+    points = models.PositiveSmallIntegerField(_("points"), default=0)
+    cube_value = models.PositiveSmallIntegerField(_("cube value"), default=1)
+    ending = models.CharField(_("ended by"), max_length=12, choices=GameEnding.choices,
+                              blank=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="game_number_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match} game {self.number}"
+
+
+class EventKind(models.TextChoices):
+    """Engine actions keep the engine's own names, so the log replays through the engine."""
+
+    START = "start", _("Match started")
+    OPENING_ROLL = "opening_roll", _("Opening roll")
+    ROLL = "roll", _("Roll")
+    PLAY = "play", _("Play")
+    DOUBLE = "double", _("Double")
+    TAKE = "take", _("Take")
+    DROP = "drop", _("Drop")
+    RESIGN = "resign", _("Resign")
+    TIMEOUT = "timeout", _("Flag fell")
+    FORFEIT = "forfeit", _("Forfeit")
+    ADJUDICATE = "adjudicate", _("Adjudication")
+    NEW_GAME = "new_game", _("New game")
+    END_SESSION = "end_session", _("Session ended")
+    GAME_END = "game_end", _("Game ended")
+    MATCH_END = "match_end", _("Match ended")
+    VOID = "void", _("Voided")
+
+
+class Event(models.Model):
+    """One entry of a match's append-only log; ``sequence`` has no gap and no duplicate."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="events",
+                              verbose_name=_("match"))
+    sequence = models.PositiveIntegerField(_("sequence"))
+    game_number = models.PositiveSmallIntegerField(_("game"), default=0)
+    kind = models.CharField(_("kind"), max_length=16, choices=EventKind.choices)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True,
+                              blank=True, related_name="+", verbose_name=_("actor"))
+    payload: models.JSONField[Any] = models.JSONField(_("payload"), default=dict)
+    created_at = models.DateTimeField(_("time"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
+        ordering = ["match", "sequence"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "sequence"], name="event_sequence_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}#{self.sequence} {self.kind}"
+
+
+class RatingRecord(models.Model):
+    """A rating change caused by one finished rated match."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_history",
+                               verbose_name=_("player"))
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_records",
+                              verbose_name=_("match"))
+    before = models.FloatField(_("before"))
+    after = models.FloatField(_("after"))
+    created_at = models.DateTimeField(_("time"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
+        constraints = [
+            models.UniqueConstraint(fields=["player", "match"], name="one_rating_change_per_match"),
+        ]
+
+    @property
+    def delta(self) -> float:
+        return self.after - self.before

@@ -1,0 +1,589 @@
+"""Every change to a table or a match goes through these functions.
+
+Views, API endpoints, WebSocket consumers, Celery tasks and admin actions are thin callers.
+Each match change locks the match row, checks the version the caller saw, lets the engine
+judge, writes snapshot and events in one transaction and broadcasts after commit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Final
+
+from django.db import transaction
+from django.utils import timezone
+
+from matches import broadcast
+from matches.models import (
+    Event,
+    EventKind,
+    Game,
+    GameEnding,
+    Match,
+    MatchStatus,
+    Player,
+    RatingRecord,
+    Table,
+)
+from matches.ratings import fibs_rating_change
+from matches.signals import match_finished
+from matches.state import MatchDice, load_state, replay_events, rules_for_table
+from tavla.engine import EngineError
+from tavla.engine.actions import (
+    Action,
+    Adjudicate,
+    AdjudicationScope,
+    Double,
+    Drop,
+    EndSession,
+    Forfeit,
+    NewGame,
+    OpeningRoll,
+    PlayMove,
+    Resign,
+    Roll,
+    Take,
+    Timeout,
+)
+from tavla.engine.clock import Clock
+from tavla.engine.dice import FairDice
+from tavla.engine.game import EndReason, Phase
+from tavla.engine.game import EventKind as GameEventKind
+from tavla.engine.match import MatchState
+
+
+class ServiceError(Exception):
+    """A refused request: ``code`` is stable for programs, ``detail`` is for people."""
+
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+
+
+PLAYER_ACTIONS: Final = ("roll", "double", "take", "drop", "play", "resign")
+
+
+# -- players and tables --------------------------------------------------------------------
+
+
+def player_for_user(user: Any) -> Player:
+    """The player of ``user``, created on first use (display name: the username)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise ServiceError("not_authenticated", "Log in to play.")
+    player, _created = Player.objects.get_or_create(
+        user=user, defaults={"display_name": user.get_username()[:40]}
+    )
+    return player
+
+
+TABLE_RULE_FIELDS: Final = (
+    "is_public", "is_rated", "cube_enabled", "gammons_enabled", "match_length", "crawford",
+    "clock_enabled", "clock_delay", "clock_reserve_seconds", "clock_reserve_per_point",
+    "grace_seconds", "flag_penalty",
+)
+
+
+def table_create(*, name: str, creator: Player | None = None, **rules: Any) -> Table:
+    """Create a table with the given rules (any of ``TABLE_RULE_FIELDS``)."""
+    unknown = set(rules) - set(TABLE_RULE_FIELDS)
+    if unknown:
+        names = ", ".join(sorted(unknown))
+        raise ServiceError("invalid_option", f"Unknown table options: {names}.")
+    name = (name or "").strip()
+    if not name:
+        raise ServiceError("invalid_option", "A table needs a name.")
+    length = rules.get("match_length")
+    if length is not None and not (isinstance(length, int) and 1 <= length <= 99):
+        raise ServiceError("invalid_option", "A match is played to 1 to 99 points.")
+    table = Table(name=name[:80], created_by=creator, **rules)
+    table.full_clean()
+    table.save()
+    broadcast.broadcast_on_commit(broadcast.LOBBY_GROUP, {"type": "lobby.changed"})
+    return table
+
+
+def current_match(table: Table) -> Match | None:
+    """The match being played at ``table``, if any."""
+    return table.matches.filter(status=MatchStatus.PLAYING).order_by("-pk").first()
+
+
+@transaction.atomic
+def table_sit(*, table_id: int, player: Player, seat: int | None = None) -> Table:
+    """Sit ``player`` at the table (the first free seat, or ``seat``); when both seats are
+    taken the match starts at once."""
+    table = Table.objects.select_for_update().get(pk=table_id)
+    if player.pk in (table.seat0_id, table.seat1_id):
+        raise ServiceError("already_seated", "You already sit at this table.")
+    reserved = {table.reserved0_id, table.reserved1_id} - {None}
+    if reserved and player.pk not in reserved:
+        raise ServiceError("seat_reserved", "This table is reserved for a tournament pairing.")
+    free = [index for index, taken in enumerate((table.seat0_id, table.seat1_id)) if not taken]
+    if seat is not None:
+        if seat not in (0, 1):
+            raise ServiceError("invalid_seat", "A table has seats 0 and 1.")
+        if seat not in free:
+            raise ServiceError("seat_taken", "That seat is taken.")
+        free = [seat]
+    if not free:
+        raise ServiceError("table_full", "Both seats at this table are taken.")
+    setattr(table, f"seat{free[0]}", player)
+    table.save(update_fields=[f"seat{free[0]}"])
+    if table.seat0_id and table.seat1_id and current_match(table) is None:
+        match_start(table=table)
+    broadcast.broadcast_on_commit(broadcast.LOBBY_GROUP, {"type": "lobby.changed"})
+    broadcast.broadcast_on_commit(
+        broadcast.table_group(table.pk), {"type": "table.changed", "table_id": table.pk}
+    )
+    return table
+
+
+@transaction.atomic
+def table_stand(*, table_id: int, player: Player) -> Table:
+    """Leave a seat; refused while a match is being played there (resign instead)."""
+    table = Table.objects.select_for_update().get(pk=table_id)
+    if player.pk not in (table.seat0_id, table.seat1_id):
+        raise ServiceError("not_seated", "You do not sit at this table.")
+    if current_match(table) is not None:
+        raise ServiceError("match_in_progress", "A match is in progress: resign it first.")
+    field = "seat0" if table.seat0_id == player.pk else "seat1"
+    setattr(table, field, None)
+    table.save(update_fields=[field])
+    broadcast.broadcast_on_commit(broadcast.LOBBY_GROUP, {"type": "lobby.changed"})
+    broadcast.broadcast_on_commit(
+        broadcast.table_group(table.pk), {"type": "table.changed", "table_id": table.pk}
+    )
+    return table
+
+
+# -- starting a match ----------------------------------------------------------------------
+
+
+def match_start(*, table: Table, scripted_dice: list[list[int]] | None = None) -> Match:
+    """Start a match between the two seated players. Caller holds the table row lock.
+
+    The dice commitment is published now; the first game's opening roll is made at once.
+    """
+    if not (table.seat0_id and table.seat1_id):
+        raise ServiceError("table_not_full", "A match needs two seated players.")
+    rules = rules_for_table(table)
+    dice = FairDice.new()
+    state = MatchState.new(rules)
+    match = Match.objects.create(
+        table=table,
+        player0_id=table.seat0_id,
+        player1_id=table.seat1_id,
+        snapshot=state.to_dict(),
+        dice_commitment=dice.commitment,
+        dice_seed=dice.seed_hex,
+        scripted_dice=list(scripted_dice or []),
+    )
+    control = table.time_control()
+    if control is not None:
+        match.clock = Clock.for_match(control, table.match_length).to_dict()
+    now = timezone.now()
+    events = [_event(match, EventKind.START, {"rules": rules.to_dict(),
+                                              "commitment": match.dice_commitment}, 0, None)]
+    _advance(match, state, events, now)
+    return match
+
+
+# -- acting on a match ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ActResult:
+    match: Match
+    events: list[Event]
+
+
+def match_act(
+    *,
+    match_id: int,
+    player: Player,
+    action: str,
+    expected_version: int,
+    play: str | None = None,
+    actor: Any = None,
+) -> ActResult:
+    """Apply a player's action: ``roll``, ``double``, ``take``, ``drop``, ``play`` (with the
+    play's notation) or ``resign``, made against ``expected_version``.
+
+    Raises :class:`ServiceError` with codes ``unknown_action``, ``not_found``,
+    ``match_over``, ``not_a_player``, ``stale_version``, ``not_your_turn`` and
+    ``illegal_action`` (the engine's message as detail). Nothing changes on an error.
+    """
+    if action not in PLAYER_ACTIONS:
+        raise ServiceError("unknown_action", f"Unknown action {action!r}; "
+                           f"expected one of {', '.join(PLAYER_ACTIONS)}.")
+    if action == "play" and not isinstance(play, str):
+        raise ServiceError("invalid_play", "A play needs its notation, such as '24/18 13/10'.")
+    with transaction.atomic():
+        match = _locked_match(match_id)
+        seat = match.seat_of(player)
+        if seat is None:
+            raise ServiceError("not_a_player", "Only the two players of this match may act.")
+        _check_version(match, expected_version)
+        state = load_state(match)
+        if action != "resign" and state.player_to_act != seat:
+            raise ServiceError("not_your_turn", "It is not your turn to act.")
+        engine_action = _engine_action(action, seat, state, play, MatchDice(match))
+        events = _apply_and_advance(match, state, engine_action, actor or player.user,
+                                    timezone.now())
+        return ActResult(match, events)
+
+
+def _engine_action(action: str, seat: int, state: MatchState, play: str | None,
+                   dice: MatchDice) -> Action:
+    if action == "roll":
+        if state.phase is not Phase.TURN_START:
+            raise ServiceError("illegal_action", "You can roll only at the start of your turn.")
+        return Roll(*dice.roll(), player=seat)
+    if action == "double":
+        return Double(player=seat)
+    if action == "take":
+        return Take(player=seat)
+    if action == "drop":
+        return Drop(player=seat)
+    if action == "play":
+        assert play is not None
+        return PlayMove(play, player=seat)
+    return Resign(seat)
+
+
+def _locked_match(match_id: int) -> Match:
+    try:
+        match = Match.objects.select_for_update().select_related("table").get(pk=match_id)
+    except Match.DoesNotExist:
+        raise ServiceError("not_found", f"There is no match {match_id}.") from None
+    if match.is_finished:
+        raise ServiceError("match_over", "This match is over.")
+    return match
+
+
+def _check_version(match: Match, expected_version: int) -> None:
+    if expected_version != match.version:
+        raise ServiceError(
+            "stale_version",
+            f"The match has moved on (version {match.version}, you acted on "
+            f"{expected_version}); reload the state and try again.",
+        )
+
+
+def _apply_and_advance(match: Match, state: MatchState, action: Action, actor: Any,
+                       now: datetime) -> list[Event]:
+    """Apply ``action`` then everything the server does by itself. Caller holds the lock."""
+    try:
+        new_state = state.apply(action)
+    except EngineError as error:
+        raise ServiceError("illegal_action", str(error)) from error
+    events = _log_action(match, state, new_state, action, actor)
+    _advance(match, new_state, events, now)
+    return events
+
+
+def _log_action(match: Match, before: MatchState, after: MatchState, action: Action,
+                actor: Any) -> list[Event]:
+    payload: dict[str, Any] = {"action": action.to_dict()}
+    if isinstance(action, PlayMove):
+        # Store the canonical notation the engine matched, whatever the client typed.
+        game = after.games[len(before.games) - 1]
+        played = [e for e in game.events if e.kind is GameEventKind.PLAY]
+        if played and played[-1].play is not None:
+            payload["action"]["play"] = played[-1].play
+    kind = EventKind(payload["action"]["type"])
+    sequence = _next_sequence(match)
+    events = [_event(match, kind, payload, before.game_number, actor, sequence)]
+    events += _game_end_events(match, before, after)
+    return events
+
+
+def _next_sequence(match: Match) -> int:
+    last = match.events.order_by("-sequence").values_list("sequence", flat=True).first()
+    return 0 if last is None else last + 1
+
+
+def _event(match: Match, kind: str, payload: dict[str, Any], game_number: int, actor: Any,
+           sequence: int | None = None) -> Event:
+    if actor is not None and not getattr(actor, "is_authenticated", False):
+        actor = None
+    return Event.objects.create(
+        match=match,
+        sequence=_next_sequence(match) if sequence is None else sequence,
+        game_number=game_number,
+        kind=kind,
+        actor=actor,
+        payload=payload,
+    )
+
+
+_ENDING: Final = {
+    EndReason.DROP: GameEnding.DROP,
+    EndReason.RESIGN: GameEnding.RESIGN,
+    EndReason.TIMEOUT: GameEnding.TIMEOUT,
+    EndReason.FORFEIT: GameEnding.FORFEIT,
+    EndReason.ADJUDICATION: GameEnding.ADJUDICATED,
+}
+
+
+def _game_end_events(match: Match, before: MatchState, after: MatchState) -> list[Event]:
+    """Record the game that ``before → after`` finished, if any (its Game row and event)."""
+    index = len(before.games) - 1
+    if index >= len(after.games):
+        return []
+    was, now = before.games[index], after.games[index]
+    if was.result is not None or now.result is None:
+        return []
+    result = now.result
+    if result.reason is EndReason.BEAR_OFF:
+        ending = GameEnding(result.kind.value)
+    else:
+        ending = _ENDING.get(result.reason, GameEnding.ADJUDICATED)
+    winner = match.player0 if result.winner == 0 else match.player1
+    Game.objects.update_or_create(
+        match=match, number=now.number,
+        defaults={"winner": winner, "points": result.points, "cube_value": result.cube_value,
+                  "ending": ending, "finished_at": timezone.now()},
+    )
+    return [_event(match, EventKind.GAME_END, result.to_dict(), now.number, None)]
+
+
+def _advance(match: Match, state: MatchState, events: list[Event], now: datetime) -> None:
+    """Do what the server does by itself, then save and broadcast. Caller holds the lock.
+
+    Opening rolls, a roll when the player on roll has no cube decision (cube off, owned by
+    the opponent, Crawford, at its limit), and the next game after a game ends. A roll with
+    no legal play passes inside the engine.
+    """
+    dice = MatchDice(match)
+    while True:
+        if state.phase is Phase.OPENING_ROLL:
+            action: Action = OpeningRoll(*dice.roll_opening())
+        elif state.phase is Phase.TURN_START and not state.may_double():
+            action = Roll(*dice.roll())
+        elif state.phase is Phase.GAME_OVER:
+            action = NewGame()
+        else:
+            break
+        before = state
+        state = state.apply(action)
+        events += _log_action(match, before, state, action, None)
+    match.snapshot = state.to_dict()
+    match.score0, match.score1 = state.score
+    match.version += 1
+    _restart_clock(match, state, now)
+    if state.is_over:
+        _finish_match(match, state, events, now)
+    match.save()
+    broadcast.broadcast_on_commit(
+        broadcast.table_group(match.table_id),
+        {"type": "match.changed", "match_id": match.pk, "version": match.version},
+    )
+    _schedule_flag_check(match)
+
+
+def _restart_clock(match: Match, state: MatchState, now: datetime) -> None:
+    if match.clock is None:
+        match.deadline = None
+        return
+    clock = Clock.from_dict(match.clock)
+    acting = state.player_to_act
+    stamp = now.timestamp()
+    clock = clock.stop(stamp) if acting is None or state.is_over else clock.start(acting, stamp)
+    match.clock = clock.to_dict()
+    deadline = clock.deadline()
+    match.deadline = None if deadline is None else datetime.fromtimestamp(deadline, tz=now.tzinfo)
+
+
+def _schedule_flag_check(match: Match) -> None:
+    """Ask a Celery worker to check the flag at the deadline (the beat sweep backs it up)."""
+    if match.deadline is None or match.is_finished:
+        return
+    match_id, version, deadline = match.pk, match.version, match.deadline
+
+    def enqueue() -> None:
+        from matches.tasks import flag_match
+
+        try:
+            flag_match.apply_async((match_id, version), eta=deadline)
+        except Exception:  # noqa: BLE001 - a broker outage must not undo a committed move
+            import logging
+
+            logging.getLogger(__name__).exception("could not schedule flag check")
+
+    transaction.on_commit(enqueue)
+
+
+# -- ending a match: the one place every end goes through ------------------------------------
+
+
+def _finish_match(match: Match, state: MatchState, events: list[Event], now: datetime) -> None:
+    """Score and close a match whose engine state is over. Caller holds the lock and saves.
+
+    Sets status and winner, reveals the dice seed, updates ratings and tells listeners
+    (tournaments) through :data:`matches.signals.match_finished`.
+    """
+    reason = state.end_reason
+    if reason is EndReason.FORFEIT:
+        match.status = MatchStatus.FORFEITED
+    elif reason is EndReason.ADJUDICATION:
+        match.status = MatchStatus.ADJUDICATED
+    else:
+        match.status = MatchStatus.FINISHED
+    if state.winner is not None:
+        match.winner = match.player0 if state.winner == 0 else match.player1
+    match.finished_at = now
+    match.seed_revealed = True
+    match.deadline = None
+    events.append(_event(match, EventKind.MATCH_END, {
+        "winner": state.winner, "score": list(state.score),
+        "reason": None if reason is None else reason.value,
+    }, state.game_number, None))
+    if match.table.is_rated and match.winner is not None and state.rules.match_length:
+        _update_ratings(match, state.rules.match_length)
+    table = match.table
+    Table.objects.filter(pk=table.pk).update(seat0=None, seat1=None)
+    broadcast.broadcast_on_commit(broadcast.LOBBY_GROUP, {"type": "lobby.changed"})
+    match_finished.send(sender=Match, match=match)
+
+
+def _update_ratings(match: Match, length: int) -> None:
+    assert match.winner_id is not None
+    winner = Player.objects.select_for_update().get(pk=match.winner_id)
+    loser_id = match.player1_id if match.winner_id == match.player0_id else match.player0_id
+    loser = Player.objects.select_for_update().get(pk=loser_id)
+    change = fibs_rating_change(
+        winner_rating=winner.rating, loser_rating=loser.rating,
+        winner_experience=winner.experience, loser_experience=loser.experience,
+        match_length=length,
+    )
+    for player, delta in ((winner, change.winner_delta), (loser, change.loser_delta)):
+        RatingRecord.objects.create(player=player, match=match, before=player.rating,
+                                    after=player.rating + delta)
+        player.rating += delta
+        player.experience += length
+        player.save(update_fields=["rating", "experience"])
+
+
+# -- server and referee decisions ------------------------------------------------------------
+
+
+def flag_if_expired(*, match_id: int, now: datetime | None = None) -> bool:
+    """Flag the player whose deadline has passed; idempotent and safe to call any time.
+
+    Locks the match, re-checks the deadline under the lock (a play that got in first
+    moved it), and applies the table's flag penalty. Returns True when it flagged.
+    """
+    now = now or timezone.now()
+    with transaction.atomic():
+        try:
+            match = Match.objects.select_for_update().select_related("table").get(pk=match_id)
+        except Match.DoesNotExist:
+            return False
+        if match.is_finished or match.deadline is None or match.deadline > now:
+            return False
+        state = load_state(match)
+        loser = state.player_to_act
+        if loser is None or match.clock is None:
+            return False
+        # After a flag the match goes on with that player on delay only.
+        match.clock = Clock.from_dict(match.clock).stop(now.timestamp()).flag(loser).to_dict()
+        _apply_and_advance(match, state, Timeout(loser), None, now)
+        return True
+
+
+def match_forfeit(*, match_id: int, loser: Player, reason: str, actor: Any = None) -> Match:
+    """``loser`` forfeits the match (no-show, disconnection past grace, disqualification)."""
+    with transaction.atomic():
+        match = _locked_match(match_id)
+        seat = match.seat_of(loser)
+        if seat is None:
+            raise ServiceError("not_a_player", "Only a player of this match can forfeit it.")
+        state = load_state(match)
+        events = _apply_and_advance(match, state, Forfeit(seat), actor, timezone.now())
+        events[0].payload["reason"] = reason
+        events[0].save(update_fields=["payload"])
+        return match
+
+
+def match_adjudicate(*, match_id: int, referee: Any, winner: Player, scope: str,
+                     reason: str, points: int | None = None) -> Match:
+    """A referee awards the current game or the whole match to ``winner``, with a reason.
+
+    The decision is itself an event carrying the referee and the reason.
+    """
+    reason = (reason or "").strip()
+    if not reason:
+        raise ServiceError("reason_required", "An adjudication needs a written reason.")
+    try:
+        scope_value = AdjudicationScope(scope)
+    except ValueError:
+        raise ServiceError("invalid_scope", "Adjudicate the 'game' or the 'match'.") from None
+    with transaction.atomic():
+        match = _locked_match(match_id)
+        seat = match.seat_of(winner)
+        if seat is None:
+            raise ServiceError("not_a_player", "The winner must be a player of this match.")
+        state = load_state(match)
+        action = Adjudicate(winner=seat, scope=scope_value, points=points, reason=reason)
+        _apply_and_advance(match, state, action, referee, timezone.now())
+        return match
+
+
+def match_void(*, match_id: int, referee: Any, reason: str) -> Match:
+    """Cancel a match without a result (no score, no rating change)."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise ServiceError("reason_required", "Voiding a match needs a written reason.")
+    with transaction.atomic():
+        match = _locked_match(match_id)
+        state = load_state(match)
+        _event(match, EventKind.VOID, {"reason": reason}, state.game_number, referee)
+        match.status = MatchStatus.VOIDED
+        match.finished_at = timezone.now()
+        match.deadline = None
+        match.seed_revealed = True
+        match.version += 1
+        match.save()
+        Table.objects.filter(pk=match.table_id).update(seat0=None, seat1=None)
+        broadcast.broadcast_on_commit(
+            broadcast.table_group(match.table_id),
+            {"type": "match.changed", "match_id": match.pk, "version": match.version},
+        )
+        return match
+
+
+@dataclass(frozen=True)
+class Verification:
+    ok: bool
+    events: int
+    detail: str
+
+
+def match_verify(*, match_id: int) -> Verification:
+    """Replay the event log through the engine and compare with the stored snapshot."""
+    match = Match.objects.get(pk=match_id)
+    events = list(match.events.order_by("sequence"))
+    gaps = [e.sequence for i, e in enumerate(events) if e.sequence != i]
+    if gaps:
+        return Verification(False, len(events), f"the log has a gap or duplicate at {gaps[0]}")
+    try:
+        replayed = replay_events(events)
+    except (EngineError, ValueError, KeyError) as error:
+        return Verification(False, len(events), f"the log does not replay: {error}")
+    if replayed.to_dict() != match.snapshot:
+        return Verification(False, len(events), "replaying the log gives a different state")
+    return Verification(True, len(events), f"{len(events)} events replay to the stored state")
+
+
+def match_end_session(*, match_id: int, player: Player) -> Match:
+    """End a money session (either player may close it)."""
+    with transaction.atomic():
+        match = _locked_match(match_id)
+        if match.seat_of(player) is None:
+            raise ServiceError("not_a_player", "Only a player may end the session.")
+        state = load_state(match)
+        _apply_and_advance(match, state, EndSession(), player.user, timezone.now())
+        return match
+
