@@ -1,0 +1,468 @@
+"""Single and double elimination: a bracket fixed at the start, filled in by results.
+
+The whole bracket is a pure function of the seeds and the options (:meth:`start` returns it).
+Sides not known yet are :class:`SlotRef` values ("winner of W1-3"); :meth:`next_pairings`
+returns each slot with its players once both are known.
+
+Byes: the bracket has the next power of two of places. The places beyond the field are byes and
+go to the top seeds, all in the first round of the main (winners') bracket, as explicit
+pairings against :data:`BYE`. A bye pairing is decided the moment it exists: its entrant goes
+through, with no match and no :class:`Result` (a result for it is a :class:`PairingError`);
+the manager just records it as a bye. A bye is not a win and its "loser" is nobody: where a
+loser of a bye slot would drop into a losers' or consolation bracket, nobody drops, and the
+player who would have met them enters one round later (that pairing is left out of the layout,
+so those brackets contain no byes; some slot numbers are then absent).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from types import MappingProxyType
+
+from tournaments.formats.base import (
+    BYE,
+    Bracket,
+    Bye,
+    EntrantId,
+    Format,
+    Option,
+    Outcome,
+    Pairing,
+    PairingError,
+    Result,
+    Side,
+    SlotRef,
+    Standing,
+    TournamentState,
+    check_result_fits,
+    check_seeds,
+    index_results,
+)
+from tournaments.formats.seeding import bracket_positions, next_power_of_two
+
+
+@dataclass(frozen=True, slots=True)
+class _Decided:
+    winner: EntrantId
+    loser: EntrantId | Bye
+    played: bool
+
+
+@dataclass
+class _Resolution:
+    """The bracket with every side filled in that the results allow."""
+
+    pairings: list[Pairing]
+    results: dict[str, Result]
+    decided: dict[str, _Decided] = field(default_factory=dict)
+    skipped: set[str] = field(default_factory=set)
+
+
+def knockout(entries: Sequence[Side], prefix: str, bracket: Bracket) -> list[Pairing]:
+    """A single-elimination tree over ``entries`` (best first), slots ``{prefix}{round}-{n}``.
+
+    Entries take the standard bracket positions; the places beyond ``len(entries)`` are byes,
+    so the byes meet the top entries. Needs at least two entries.
+    """
+    size = next_power_of_two(len(entries))
+    current: list[Side] = [
+        entries[seed - 1] if seed <= len(entries) else BYE for seed in bracket_positions(size)
+    ]
+    pairings: list[Pairing] = []
+    round_number = 0
+    while len(current) > 1:
+        round_number += 1
+        advancing: list[Side] = []
+        for index in range(len(current) // 2):
+            slot = f"{prefix}{round_number}-{index + 1}"
+            pairings.append(
+                Pairing(slot, round_number, bracket, current[2 * index], current[2 * index + 1])
+            )
+            advancing.append(SlotRef.winner_of(slot))
+        current = advancing
+    return pairings
+
+
+def without_dead_byes(
+    pairings: Iterable[Pairing], keep_byes: Callable[[Pairing], bool]
+) -> list[Pairing]:
+    """Leave out every bye pairing ``keep_byes`` does not keep, wiring its one player (or its
+    nobody) straight into the slot it fed. The loser of a kept bye is nobody (:data:`BYE`).
+
+    ``pairings`` must come in dependency order (every slot after the slots it refers to).
+    """
+    alias: dict[SlotRef, Side] = {}
+    kept: list[Pairing] = []
+    for pairing in pairings:
+        a = alias.get(pairing.a, pairing.a) if isinstance(pairing.a, SlotRef) else pairing.a
+        b = alias.get(pairing.b, pairing.b) if isinstance(pairing.b, SlotRef) else pairing.b
+        pairing = replace(pairing, a=a, b=b)
+        has_bye = isinstance(a, Bye) or isinstance(b, Bye)
+        if not has_bye:
+            kept.append(pairing)
+        elif keep_byes(pairing) and not (isinstance(a, Bye) and isinstance(b, Bye)):
+            kept.append(pairing)
+            alias[SlotRef.loser_of(pairing.slot)] = BYE
+        else:
+            alias[SlotRef.winner_of(pairing.slot)] = b if isinstance(a, Bye) else a
+            alias[SlotRef.loser_of(pairing.slot)] = BYE
+    return kept
+
+
+class EliminationFormat(Format):
+    """What single and double elimination share: a fixed layout, resolved from the results."""
+
+    requires_prev_results = False
+
+    def _layout(self, seeds: tuple[EntrantId, ...]) -> tuple[Pairing, ...]:
+        return _cached_layout(type(self), tuple(sorted(self.options.items())), seeds)
+
+    def _build_layout(self, seeds: tuple[EntrantId, ...]) -> list[Pairing]:
+        raise NotImplementedError
+
+    def _skipped(self, pairing: Pairing, res: _Resolution, by_slot: Mapping[str, Pairing]) -> bool:
+        """True for a conditional slot the results have made unnecessary (a bracket reset)."""
+        return False
+
+    def _elimination_stage(self, pairing: Pairing, res: _Resolution) -> int | None:
+        """How far the loser of the decided ``pairing`` got if it knocks them out, else None.
+        Later stages are better places."""
+        raise NotImplementedError
+
+    def start(self, seeds: Sequence[EntrantId]) -> list[Pairing]:
+        return list(self._layout(check_seeds(seeds)))
+
+    def _resolve(self, state: TournamentState) -> _Resolution:
+        layout = self._layout(check_seeds(state.seeds))
+        layout_slots = {pairing.slot for pairing in layout}
+        for stored in state.pairings:
+            if stored.slot not in layout_slots:
+                raise PairingError(
+                    f"Pairing {stored.slot} does not belong to this bracket.", code="unknown_slot"
+                )
+        results = index_results(state.results, layout_slots)
+        res = _Resolution(pairings=[], results=results)
+        by_slot: dict[str, Pairing] = {}
+
+        def fill(side: Side) -> Side:
+            if not isinstance(side, SlotRef):
+                return side
+            decided = res.decided.get(side.slot)
+            if decided is None:
+                return side
+            return decided.winner if side.outcome is Outcome.WINNER else decided.loser
+
+        for pairing in layout:
+            pairing = replace(pairing, a=fill(pairing.a), b=fill(pairing.b))
+            result = results.get(pairing.slot)
+            skipped = self._skipped(pairing, res, by_slot)
+            if skipped:
+                if result is not None:
+                    raise PairingError(
+                        f"{pairing.slot} is not played in this tournament.", code="slot_not_played"
+                    )
+                res.skipped.add(pairing.slot)
+                pairing = replace(pairing, a=BYE, b=BYE)  # void: shown as not played
+            res.pairings.append(pairing)
+            by_slot[pairing.slot] = pairing
+            if skipped:
+                continue
+            if result is not None:
+                check_result_fits(pairing, result)
+                res.decided[pairing.slot] = _Decided(result.winner, result.loser, played=True)
+            elif pairing.is_bye and pairing.is_known:
+                entrant = pairing.b if isinstance(pairing.a, Bye) else pairing.a
+                assert isinstance(entrant, int)
+                res.decided[pairing.slot] = _Decided(entrant, BYE, played=False)
+        return res
+
+    def resolved_pairings(self, state: TournamentState) -> list[Pairing]:
+        """Every slot of the bracket, sides filled in where known; a conditional slot the
+        results made unnecessary (``GF2``) is void, :data:`BYE` v :data:`BYE`."""
+        return self._resolve(state).pairings
+
+    def next_pairings(self, state: TournamentState) -> list[Pairing]:
+        res = self._resolve(state)
+        stored = set(state.pairings)
+        ready: list[Pairing] = []
+        for pairing in res.pairings:
+            if pairing.slot in res.results or not pairing.is_known:
+                continue
+            if pairing.is_playable or pairing not in stored:
+                ready.append(pairing)
+        return ready
+
+    def standings(self, state: TournamentState) -> list[Standing]:
+        """Placings: the champion, the runner-up, then everybody else by how far they got
+        (a shared rank for those knocked out at the same stage); players still in share the
+        best rank. Within a rank: more match wins first, then the better seed."""
+        seeds = check_seeds(state.seeds)
+        res = self._resolve(state)
+        wins = dict.fromkeys(seeds, 0)
+        losses = dict.fromkeys(seeds, 0)
+        byes = dict.fromkeys(seeds, 0)
+        out_at: dict[EntrantId, int] = {}
+        for pairing in res.pairings:
+            decided = res.decided.get(pairing.slot)
+            if decided is None:
+                continue
+            if not decided.played:
+                byes[decided.winner] += 1
+                continue
+            assert isinstance(decided.loser, int)
+            wins[decided.winner] += 1
+            losses[decided.loser] += 1
+            stage = self._elimination_stage(pairing, res)
+            if stage is not None:
+                out_at[decided.loser] = stage
+        seed_of = {entrant: index + 1 for index, entrant in enumerate(seeds)}
+        # Still in beats any stage of going out; a later stage beats an earlier one.
+        place = {entrant: (entrant not in out_at, out_at.get(entrant, 0)) for entrant in seeds}
+        ordered = sorted(seeds, key=lambda e: (place[e], wins[e], -seed_of[e]), reverse=True)
+        standings: list[Standing] = []
+        for position, entrant in enumerate(ordered):
+            same_as_previous = position > 0 and place[ordered[position - 1]] == place[entrant]
+            rank = standings[-1].rank if same_as_previous else position + 1
+            standings.append(
+                Standing(
+                    rank=rank,
+                    entrant=entrant,
+                    seed=seed_of[entrant],
+                    wins=wins[entrant],
+                    losses=losses[entrant],
+                    byes=byes[entrant],
+                    tiebreaks=(("wins", wins[entrant]),),
+                )
+            )
+        return standings
+
+
+@lru_cache(maxsize=64)
+def _cached_layout(
+    cls: type[EliminationFormat],
+    options: tuple[tuple[str, object], ...],
+    seeds: tuple[EntrantId, ...],
+) -> tuple[Pairing, ...]:
+    # The layout depends on nothing else; a manager asks for it after every result.
+    fmt = cls(**dict(options))
+    return tuple(fmt._build_layout(seeds))
+
+
+class SingleElimination(EliminationFormat):
+    """Single elimination: lose once and you are out (of the main bracket).
+
+    Slots ``M{round}-{n}`` in :attr:`Bracket.MAIN`; the final is ``M{rounds}-1``. Seeds take
+    the standard places (1 v N, 2 v N-1, ...; 1 and 2 can meet only in the final) and the
+    byes go to the top seeds.
+
+    Option ``consolation`` (default False): the losers of real first-round matches (not of
+    byes) play their own single-elimination bracket, slots ``C{round}-{n}`` in
+    :attr:`Bracket.CONSOLATION`, seeded by the first-round match they lost (the closest match
+    on paper first). With fewer than two such losers there is no consolation bracket. The
+    tournament is finished when both brackets are; :meth:`consolation_champion` names the
+    consolation winner. Standings are for the main bracket.
+    """
+
+    name = "single_elimination"
+    label = "Single elimination"
+    option_specs = MappingProxyType(
+        {
+            "consolation": Option(
+                bool, "a bracket for the losers of first-round matches", default=False
+            )
+        }
+    )
+
+    def _build_layout(self, seeds: tuple[EntrantId, ...]) -> list[Pairing]:
+        main = knockout(seeds, "M", Bracket.MAIN)
+        if not self.options["consolation"]:
+            return main
+        seed_of = {entrant: index for index, entrant in enumerate(seeds)}
+        first_round = [pairing for pairing in main if pairing.round == 1 and pairing.is_playable]
+
+        def closeness(pairing: Pairing) -> int:
+            # The better seed of the match, worst first: its loser is the strongest on paper.
+            assert isinstance(pairing.a, int) and isinstance(pairing.b, int)
+            return -min(seed_of[pairing.a], seed_of[pairing.b])
+
+        losers: list[Side] = [
+            SlotRef.loser_of(pairing.slot) for pairing in sorted(first_round, key=closeness)
+        ]
+        if len(losers) < 2:
+            return main
+        consolation = knockout(losers, "C", Bracket.CONSOLATION)
+        return main + without_dead_byes(
+            consolation, keep_byes=lambda pairing: pairing.bracket is not Bracket.CONSOLATION
+        )
+
+    def _final_slot(self, seeds: tuple[EntrantId, ...], bracket: Bracket) -> str | None:
+        finals = [p for p in self._layout(seeds) if p.bracket is bracket]
+        return finals[-1].slot if finals else None
+
+    def _elimination_stage(self, pairing: Pairing, res: _Resolution) -> int | None:
+        return pairing.round if pairing.bracket is Bracket.MAIN else None
+
+    def _bracket_champion(self, state: TournamentState, bracket: Bracket) -> EntrantId | None:
+        final = self._final_slot(check_seeds(state.seeds), bracket)
+        if final is None:
+            return None
+        decided = self._resolve(state).decided.get(final)
+        return decided.winner if decided else None
+
+    def champion(self, state: TournamentState) -> EntrantId | None:
+        return self._bracket_champion(state, Bracket.MAIN)
+
+    def consolation_champion(self, state: TournamentState) -> EntrantId | None:
+        """The consolation winner once that bracket is done; None before, or if there is none."""
+        return self._bracket_champion(state, Bracket.CONSOLATION)
+
+    def is_finished(self, state: TournamentState) -> bool:
+        res = self._resolve(state)
+        return all(p.slot in res.decided or p.slot in res.skipped for p in res.pairings)
+
+
+class DoubleElimination(EliminationFormat):
+    """Double elimination: out after two losses.
+
+    Winners' bracket ``W{round}-{n}`` (byes to the top seeds, as in single elimination); its
+    losers drop into the losers' bracket ``L{round}-{n}``: losers of winners' round 1 meet each
+    other in losers' round 1, and the losers of winners' round r + 1 drop into losers' round
+    2r against the survivors. Each drop is placed so that nobody drops onto a survivor from
+    their own part of the draw (someone they may have beaten in the winners' bracket): the
+    standard reversed order where it works, else halves swapped or a rotation, chosen when the
+    bracket is built. Only the last two drops (into the losers' semi-final and final), where
+    every survivor comes from both halves of the draw, can give such a rematch. Then the
+    grand final ``GF`` (:attr:`Bracket.FINAL`): winners' champion v losers' champion.
+
+    Option ``bracket_reset`` (default True): if the losers' champion wins ``GF``, both players
+    have one loss and ``GF2`` (the same two) decides. Everyone knocked out then has exactly two
+    losses and the champion is the only entrant with fewer. With ``bracket_reset=False`` ``GF``
+    is final: if the losers' champion wins it, the champion has one loss and the runner-up
+    (the winners' champion) goes out after only one; everybody else still has two.
+    """
+
+    name = "double_elimination"
+    label = "Double elimination"
+    option_specs = MappingProxyType(
+        {
+            "bracket_reset": Option(
+                bool,
+                "a second grand final if the losers' bracket champion wins the first",
+                default=True,
+            )
+        }
+    )
+
+    def _build_layout(self, seeds: tuple[EntrantId, ...]) -> list[Pairing]:
+        winners = knockout(seeds, "W", Bracket.WINNERS)
+        size = next_power_of_two(len(seeds))
+        rounds = size.bit_length() - 1
+        losers: list[Pairing] = []
+        survivors: list[Side] = [
+            SlotRef.loser_of(f"W1-{index}") for index in range(1, size // 2 + 1)
+        ]
+        # Where in the draw each survivor's part of the losers' bracket comes from, as indices
+        # of first-round matches: a dropping player can only have met players from there.
+        origins: list[frozenset[int]] = [frozenset({index}) for index in range(size // 2)]
+        losers_round = 0
+        for drop in range(rounds):
+            if drop > 0:
+                # Losers of winners' round drop + 1 come down against the survivors.
+                width = 1 << drop  # first-round matches under one winners' round drop+1 match
+                regions = [
+                    frozenset(range(start, start + width)) for start in range(0, size // 2, width)
+                ]
+                order = _drop_order(origins, regions)
+                dropping: list[Side] = [
+                    SlotRef.loser_of(f"W{drop + 1}-{index + 1}") for index in order
+                ]
+                survivors = _meet(losers, losers_round := losers_round + 1, survivors, dropping)
+                origins = [
+                    origin | regions[index] for origin, index in zip(origins, order, strict=True)
+                ]
+            if len(survivors) > 1:
+                # Survivors play each other (losers' round 1 is the winners' round-1 losers).
+                survivors = _meet(
+                    losers, losers_round := losers_round + 1, survivors[0::2], survivors[1::2]
+                )
+                origins = [a | b for a, b in zip(origins[0::2], origins[1::2], strict=True)]
+        (losers_champion,) = survivors
+        winners_champion = SlotRef.winner_of(f"W{rounds}-1")
+        final = [Pairing("GF", 1, Bracket.FINAL, winners_champion, losers_champion)]
+        if self.options["bracket_reset"]:
+            # Played only if the losers' champion wins GF: then GF's loser is the winners'
+            # champion, on side a as in GF.
+            final.append(
+                Pairing("GF2", 2, Bracket.FINAL, SlotRef.loser_of("GF"), SlotRef.winner_of("GF"))
+            )
+        return without_dead_byes(
+            winners + losers + final, keep_byes=lambda pairing: pairing.bracket is Bracket.WINNERS
+        )
+
+    def _skipped(self, pairing: Pairing, res: _Resolution, by_slot: Mapping[str, Pairing]) -> bool:
+        if pairing.slot != "GF2":
+            return False
+        grand_final = res.decided.get("GF")
+        return grand_final is not None and grand_final.winner == by_slot["GF"].a
+
+    def _elimination_stage(self, pairing: Pairing, res: _Resolution) -> int | None:
+        if pairing.bracket is Bracket.LOSERS:
+            return pairing.round
+        if pairing.bracket is Bracket.FINAL:
+            goes_on = (
+                pairing.slot == "GF"
+                and "GF2" not in res.skipped
+                and bool(self.options["bracket_reset"])
+            )
+            # After every losers' round (there are at most 2 * 16 of them).
+            return None if goes_on else 1000 + pairing.round
+        return None
+
+    def champion(self, state: TournamentState) -> EntrantId | None:
+        res = self._resolve(state)
+        for slot in ("GF2", "GF"):
+            decided = res.decided.get(slot)
+            if decided is not None:
+                if slot == "GF" and self.options["bracket_reset"] and "GF2" not in res.skipped:
+                    return None  # the losers' champion won GF: GF2 decides
+                return decided.winner
+        return None
+
+
+def _meet(
+    out: list[Pairing], round_number: int, top: Sequence[Side], bottom: Sequence[Side]
+) -> list[Side]:
+    """Append losers'-bracket round ``round_number`` (top[i] v bottom[i]); its winners."""
+    winners: list[Side] = []
+    for index, (a, b) in enumerate(zip(top, bottom, strict=True), start=1):
+        slot = f"L{round_number}-{index}"
+        out.append(Pairing(slot, round_number, Bracket.LOSERS, a, b))
+        winners.append(SlotRef.winner_of(slot))
+    return winners
+
+
+def _drop_order(origins: Sequence[frozenset[int]], regions: Sequence[frozenset[int]]) -> list[int]:
+    """Which winners' match's loser drops against each survivor (indices into ``regions``).
+
+    The usual layouts first: reversed (the standard first drop), then halves swapped, then
+    every rotation of either; the first that sends nobody against a survivor from their own
+    part of the draw (no possible rematch of a winners' bracket match), else the one with the
+    fewest such meetings. Deterministic: the layout depends on the field size alone.
+    """
+    count = len(regions)
+    straight = list(range(count))
+    reverse = straight[::-1]
+    candidates = [reverse, straight[count // 2 :] + straight[: count // 2]]
+    candidates += [base[k:] + base[:k] for base in (reverse, straight) for k in range(count)]
+
+    def clashes(order: list[int]) -> int:
+        return sum(
+            1 for origin, index in zip(origins, order, strict=True) if origin & regions[index]
+        )
+
+    for order in candidates:
+        if clashes(order) == 0:
+            return order
+    return min(candidates, key=clashes)
