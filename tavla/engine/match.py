@@ -1,0 +1,658 @@
+"""The match state machine: an immutable :class:`MatchState` and ``apply(action) -> MatchState``.
+
+A match (or a money session) is a sequence of games. ``MatchState.new(rules)`` starts one
+in ``Phase.OPENING_ROLL``; every change is an action from :mod:`tavla.engine.actions`
+applied with :meth:`MatchState.apply`, which returns a new state or raises
+:class:`~tavla.engine.errors.IllegalActionError` / :class:`~tavla.engine.errors.IllegalPlayError`
+(a ``ValueError``) with a message a referee can read. Nothing here rolls dice or reads a
+clock: the service passes dice and decides timeouts.
+
+Phases and the actions each accepts::
+
+    OPENING_ROLL  OpeningRoll (a tie stays here) -> MOVE for the higher die, with both dice
+    TURN_START    Double (if may_double()) -> CUBE_OFFERED;  Roll -> MOVE, or TURN_START of the
+                  opponent when no play is legal (an auto pass, recorded)
+    CUBE_OFFERED  Take -> TURN_START (the doubler rolls next);  Drop -> GAME_OVER / MATCH_OVER
+    MOVE          PlayMove -> TURN_START of the opponent, or GAME_OVER / MATCH_OVER
+    any in-game   Resign, Timeout, Forfeit, Adjudicate
+    GAME_OVER     NewGame -> OPENING_ROLL;  Forfeit, Adjudicate(scope=match);  EndSession (money)
+    MATCH_OVER    nothing
+
+The board is stored from player 0's side (``board.mover`` is player 0's checkers);
+:meth:`MatchState.position_for` gives it from either player's side. After a game ends,
+``player_on_roll`` and ``dice`` keep the values they had when it ended.
+
+A money session (``Rules.match_length is None``) never ends by score: it ends with
+:class:`~tavla.engine.actions.EndSession` between games, or by a forfeit or a referee.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any, Final
+
+from tavla.engine.actions import (
+    Action,
+    Adjudicate,
+    AdjudicationScope,
+    Double,
+    Drop,
+    EndSession,
+    Forfeit,
+    NewGame,
+    OpeningRoll,
+    PlayMove,
+    Resign,
+    Roll,
+    Take,
+    Timeout,
+    action_from_dict,
+)
+from tavla.engine.errors import (
+    EngineError,
+    IllegalActionError,
+    IllegalPlayError,
+    InvalidNotationError,
+)
+from tavla.engine.game import (
+    JSON,
+    EndReason,
+    EventKind,
+    GameEvent,
+    GameRecord,
+    GameResult,
+    Phase,
+    Player,
+    WinKind,
+    check_player,
+    other,
+    win_kind,
+)
+from tavla.engine.moves import Play, check_dice, legal_plays
+from tavla.engine.notation import parse_play
+from tavla.engine.position import Position
+
+SNAPSHOT_VERSION: Final = 1
+MAX_CUBE: Final = 64
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """What a table plays. ``match_length`` ``None`` is a money session.
+
+    * ``cube`` -- the doubling cube is used.
+    * ``gammons`` -- gammons and backgammons count (off: every win is 1 times the cube).
+    * ``crawford`` -- the Crawford rule (matches only; ignored in a money session).
+    * ``max_cube`` -- no double beyond this value (a power of two, at most 64).
+    * ``flag_loses_match`` -- a timeout loses the match (USBGF) instead of the game.
+    """
+
+    match_length: int | None = None
+    cube: bool = True
+    gammons: bool = True
+    crawford: bool = True
+    max_cube: int = MAX_CUBE
+    flag_loses_match: bool = False
+
+    def __post_init__(self) -> None:
+        length = self.match_length
+        if length is not None and (
+            isinstance(length, bool) or not isinstance(length, int) or not 1 <= length <= 0x7FFF
+        ):
+            raise EngineError(f"a match length is a whole number of points, not {length!r}")
+        cap = self.max_cube
+        if isinstance(cap, bool) or not isinstance(cap, int) or not 2 <= cap <= MAX_CUBE:
+            raise EngineError(f"the cube limit is a power of two from 2 to 64, not {cap!r}")
+        if cap & (cap - 1):
+            raise EngineError(f"the cube limit is a power of two from 2 to 64, not {cap!r}")
+
+    @property
+    def is_money(self) -> bool:
+        return self.match_length is None
+
+    def to_dict(self) -> JSON:
+        return {
+            "match_length": self.match_length,
+            "cube": self.cube,
+            "gammons": self.gammons,
+            "crawford": self.crawford,
+            "max_cube": self.max_cube,
+            "flag_loses_match": self.flag_loses_match,
+        }
+
+    @classmethod
+    def from_dict(cls, data: JSON) -> Rules:
+        length = data.get("match_length")
+        return cls(
+            match_length=None if length is None else int(length),
+            cube=bool(data.get("cube", True)),
+            gammons=bool(data.get("gammons", True)),
+            crawford=bool(data.get("crawford", True)),
+            max_cube=int(data.get("max_cube", MAX_CUBE)),
+            flag_loses_match=bool(data.get("flag_loses_match", False)),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    """Everything about a match at one moment. Build with :meth:`new`, change with :meth:`apply`.
+
+    * ``phase`` -- see :class:`~tavla.engine.game.Phase`.
+    * ``score`` -- points won by (player 0, player 1) in finished games (can exceed the
+      match length: points beyond what was needed are still recorded).
+    * ``game_number`` -- the current (or last) game, from 1.
+    * ``crawford`` -- the current (or last) game is the Crawford game: nobody may double.
+    * ``post_crawford`` -- the Crawford game has been played.
+    * ``board`` -- the checkers from player 0's side (``board.mover`` is player 0's).
+    * ``player_on_roll`` -- whose turn it is (``None`` before the opening roll decides).
+    * ``dice`` -- the roll to play (``MOVE``), else ``None`` (kept as they were at a game's end).
+    * ``cube_value`` / ``cube_owner`` -- ``cube_owner`` ``None`` is centred.
+    * ``games`` -- the record of every game so far, the current one last.
+    * ``winner`` / ``end_reason`` -- set once the match is over (``winner`` is ``None`` for
+      a money session that ends level).
+    """
+
+    rules: Rules
+    phase: Phase
+    score: tuple[int, int]
+    game_number: int
+    crawford: bool
+    post_crawford: bool
+    board: Position
+    player_on_roll: Player | None
+    dice: tuple[int, int] | None
+    cube_value: int
+    cube_owner: Player | None
+    games: tuple[GameRecord, ...]
+    winner: Player | None = None
+    end_reason: EndReason | None = None
+    # The legal plays for ``dice``, computed once when they were rolled. A cache only:
+    # not compared, not serialized (a state read back recomputes them on demand).
+    _plays: tuple[Play, ...] | None = field(default=None, compare=False, repr=False)
+
+    # -- construction ---------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, rules: Rules | None = None) -> MatchState:
+        """A match about to start: game 1, opening roll needed."""
+        rules = rules or Rules()
+        return cls(
+            rules=rules,
+            phase=Phase.OPENING_ROLL,
+            score=(0, 0),
+            game_number=1,
+            crawford=False,
+            post_crawford=False,
+            board=Position.initial(),
+            player_on_roll=None,
+            dice=None,
+            cube_value=1,
+            cube_owner=None,
+            games=(GameRecord(1, (0, 0), False),),
+        )
+
+    @classmethod
+    def replay(cls, rules: Rules, actions: Iterable[Action | JSON]) -> MatchState:
+        """Apply ``actions`` (objects or their ``to_dict()`` forms) in order from ``new(rules)``."""
+        state = cls.new(rules)
+        for action in actions:
+            state = state.apply(action_from_dict(action) if isinstance(action, dict) else action)
+        return state
+
+    # -- reading ----------------------------------------------------------------------------
+
+    @property
+    def current_game(self) -> GameRecord:
+        """The record of the current (or last) game."""
+        return self.games[-1]
+
+    @property
+    def is_over(self) -> bool:
+        """True once the match (or session) has ended."""
+        return self.phase is Phase.MATCH_OVER
+
+    @property
+    def player_to_act(self) -> Player | None:
+        """Who must act next: the player on roll, or the doubled player while the cube is
+        offered; ``None`` when the server acts (opening roll, between games) or it is over."""
+        if self.phase in (Phase.TURN_START, Phase.MOVE):
+            return self.player_on_roll
+        if self.phase is Phase.CUBE_OFFERED:
+            assert self.player_on_roll is not None
+            return other(self.player_on_roll)
+        return None
+
+    def position_for(self, player: Player) -> Position:
+        """The board from ``player``'s side (``mover`` is ``player``'s checkers)."""
+        return self.board if check_player(player) == 0 else self.board.swap()
+
+    @property
+    def position(self) -> Position:
+        """The board from the side of the player on roll (player 0 before the opening roll)."""
+        return self.position_for(self.player_on_roll or 0)
+
+    def pip_counts(self) -> tuple[int, int]:
+        """Pip counts of (player 0, player 1)."""
+        return self.board.pip_count()
+
+    def legal_plays(self) -> tuple[Play, ...]:
+        """The legal plays for the current roll (``MOVE`` phase); ``()`` in any other phase."""
+        if self.phase is not Phase.MOVE:
+            return ()
+        if self._plays is None:
+            assert self.player_on_roll is not None and self.dice is not None
+            plays = legal_plays(self.position_for(self.player_on_roll), *self.dice)
+            object.__setattr__(self, "_plays", plays)  # filling a cache, not changing state
+            return plays
+        return self._plays
+
+    def may_double(self) -> bool:
+        """True when the player on roll may double now (else the service can roll at once)."""
+        return self._double_refusal() is None
+
+    def _double_refusal(self) -> str | None:
+        if self.phase is not Phase.TURN_START:
+            return "a player may double only at the start of their turn, before rolling"
+        if not self.rules.cube:
+            return "this table plays without the doubling cube"
+        if self.crawford:
+            return "nobody may double in the Crawford game"
+        if self.cube_value >= self.rules.max_cube:
+            return f"the cube is already at its limit of {self.rules.max_cube}"
+        if self.cube_owner is not None and self.cube_owner != self.player_on_roll:
+            return f"the cube belongs to player {self.cube_owner}: only its owner may redouble"
+        return None
+
+    @property
+    def game_result(self) -> GameResult | None:
+        """The result of the current game once it is over."""
+        return self.current_game.result
+
+    def points_needed(self, player: Player) -> int | None:
+        """Points ``player`` still needs to win the match (``None`` in a money session)."""
+        if self.rules.match_length is None:
+            return None
+        return max(0, self.rules.match_length - self.score[check_player(player)])
+
+    def gnubg_ids(self) -> tuple[str, str]:
+        """GNU Backgammon (Position ID, Match ID) for this state; see :mod:`match_id`."""
+        from tavla.engine.match_id import gnubg_ids
+
+        return gnubg_ids(self)
+
+    # -- applying actions -------------------------------------------------------------------
+
+    def apply(self, action: Action) -> MatchState:
+        """The state after ``action``. Raises :class:`IllegalActionError` (or
+        :class:`IllegalPlayError`, ``InvalidDiceError``, :class:`InvalidNotationError`)
+        when the action is not allowed now; ``self`` is never changed."""
+        if isinstance(action, OpeningRoll):
+            return self._opening_roll(action)
+        if isinstance(action, Roll):
+            return self._roll(action)
+        if isinstance(action, Double):
+            return self._double(action)
+        if isinstance(action, Take):
+            return self._take(action)
+        if isinstance(action, Drop):
+            return self._drop(action)
+        if isinstance(action, PlayMove):
+            return self._play(action)
+        if isinstance(action, Resign):
+            return self._resign(action.player, EventKind.RESIGN, EndReason.RESIGN)
+        if isinstance(action, Timeout):
+            if self.rules.flag_loses_match:
+                return self._lose_match(action.player, EventKind.TIMEOUT, EndReason.TIMEOUT)
+            return self._resign(action.player, EventKind.TIMEOUT, EndReason.TIMEOUT)
+        if isinstance(action, Forfeit):
+            return self._lose_match(action.player, EventKind.FORFEIT, EndReason.FORFEIT)
+        if isinstance(action, Adjudicate):
+            return self._adjudicate(action)
+        if isinstance(action, NewGame):
+            return self._new_game()
+        if isinstance(action, EndSession):
+            return self._end_session()
+        raise IllegalActionError(f"{action!r} is not an action")
+
+    def _require(self, *phases: Phase, doing: str) -> None:
+        if self.phase not in phases:
+            raise IllegalActionError(f"cannot {doing} now: {self._describe_phase()}")
+
+    def _describe_phase(self) -> str:
+        if self.phase is Phase.OPENING_ROLL:
+            return f"game {self.game_number} is waiting for its opening roll"
+        if self.phase is Phase.TURN_START:
+            return f"player {self.player_on_roll} is to double or roll"
+        if self.phase is Phase.CUBE_OFFERED:
+            return f"player {self.player_to_act} must take or drop the cube"
+        if self.phase is Phase.MOVE:
+            return f"player {self.player_on_roll} is to play {self._dice_text()}"
+        if self.phase is Phase.GAME_OVER:
+            return f"game {self.game_number} is over"
+        return "the match is over"
+
+    def _dice_text(self) -> str:
+        return "" if self.dice is None else f"{self.dice[0]}-{self.dice[1]}"
+
+    def _check_actor(self, claimed: Player | None, doing: str) -> None:
+        if claimed is None:
+            return
+        check_player(claimed)
+        if claimed != self.player_to_act:
+            raise IllegalActionError(
+                f"player {claimed} cannot {doing}: it is player {self.player_to_act}'s decision"
+            )
+
+    def _record(self, *events: GameEvent) -> tuple[GameRecord, ...]:
+        game = self.current_game
+        for event in events:
+            game = game.with_event(event)
+        return (*self.games[:-1], game)
+
+    def _opening_roll(self, action: OpeningRoll) -> MatchState:
+        self._require(Phase.OPENING_ROLL, doing="make an opening roll")
+        check_dice(action.die0, action.die1)
+        event = GameEvent(EventKind.OPENING_ROLL, dice=(action.die0, action.die1))
+        if action.die0 == action.die1:
+            return replace(self, games=self._record(event))
+        mover: Player = 0 if action.die0 > action.die1 else 1
+        dice = (max(action.die0, action.die1), min(action.die0, action.die1))
+        state = replace(self, games=self._record(event), player_on_roll=mover)
+        return state._start_move(dice)
+
+    def _start_move(self, dice: tuple[int, int]) -> MatchState:
+        """Dice are on the board for the player on roll: MOVE, or an auto pass."""
+        assert self.player_on_roll is not None
+        plays = legal_plays(self.position_for(self.player_on_roll), *dice)
+        if len(plays) == 1 and not plays[0].moves:
+            event = GameEvent(EventKind.AUTO_PASS, player=self.player_on_roll, dice=dice)
+            return replace(
+                self,
+                phase=Phase.TURN_START,
+                player_on_roll=other(self.player_on_roll),
+                dice=None,
+                games=self._record(event),
+                _plays=None,
+            )
+        return replace(self, phase=Phase.MOVE, dice=dice, _plays=plays)
+
+    def _roll(self, action: Roll) -> MatchState:
+        self._require(Phase.TURN_START, doing="roll")
+        self._check_actor(action.player, "roll")
+        check_dice(action.die1, action.die2)
+        dice = (action.die1, action.die2)
+        event = GameEvent(EventKind.ROLL, player=self.player_on_roll, dice=dice)
+        return replace(self, games=self._record(event))._start_move(dice)
+
+    def _double(self, action: Double) -> MatchState:
+        self._require(Phase.TURN_START, doing="double")
+        self._check_actor(action.player, "double")
+        refusal = self._double_refusal()
+        if refusal is not None:
+            raise IllegalActionError(f"cannot double: {refusal}")
+        event = GameEvent(EventKind.DOUBLE, player=self.player_on_roll, value=2 * self.cube_value)
+        return replace(self, phase=Phase.CUBE_OFFERED, games=self._record(event))
+
+    def _take(self, action: Take) -> MatchState:
+        self._require(Phase.CUBE_OFFERED, doing="take")
+        self._check_actor(action.player, "take")
+        taker = self.player_to_act
+        value = 2 * self.cube_value
+        event = GameEvent(EventKind.TAKE, player=taker, value=value)
+        return replace(
+            self,
+            phase=Phase.TURN_START,
+            cube_value=value,
+            cube_owner=taker,
+            games=self._record(event),
+        )
+
+    def _drop(self, action: Drop) -> MatchState:
+        self._require(Phase.CUBE_OFFERED, doing="drop")
+        self._check_actor(action.player, "drop")
+        assert self.player_on_roll is not None
+        dropper = other(self.player_on_roll)
+        result = GameResult(
+            winner=self.player_on_roll,
+            points=self.cube_value,
+            kind=WinKind.SINGLE,
+            reason=EndReason.DROP,
+            cube_value=self.cube_value,
+        )
+        return self._end_game(result, GameEvent(EventKind.DROP, player=dropper))
+
+    def _play(self, action: PlayMove) -> MatchState:
+        self._require(Phase.MOVE, doing="play")
+        self._check_actor(action.player, "play")
+        mover = self.player_on_roll
+        assert mover is not None and self.dice is not None
+        position = self.position_for(mover)
+        play = _resolve(position, self.dice, self.legal_plays(), action.play)
+        board = play.position if mover == 0 else play.position.swap()
+        event = GameEvent(EventKind.PLAY, player=mover, dice=self.dice, play=play.notation())
+        state = replace(self, board=board, games=self._record(event), _plays=None)
+        if any(play.position.mover):
+            return replace(state, phase=Phase.TURN_START, player_on_roll=other(mover), dice=None)
+        kind = win_kind(play.position) if self.rules.gammons else WinKind.SINGLE
+        result = GameResult(
+            winner=mover,
+            points=kind.multiplier * self.cube_value,
+            kind=kind,
+            reason=EndReason.BEAR_OFF,
+            cube_value=self.cube_value,
+        )
+        return state._end_game(result, None)
+
+    def _resign(self, loser: Player, kind: EventKind, reason: EndReason) -> MatchState:
+        check_player(loser)
+        if not self.phase.in_game:
+            raise IllegalActionError(
+                f"player {loser} cannot {kind.value} now: {self._describe_phase()}"
+            )
+        result = GameResult(
+            winner=other(loser),
+            points=self.cube_value,
+            kind=WinKind.SINGLE,
+            reason=reason,
+            cube_value=self.cube_value,
+        )
+        return self._end_game(result, GameEvent(kind, player=loser))
+
+    def _lose_match(self, loser: Player, kind: EventKind, reason: EndReason) -> MatchState:
+        check_player(loser)
+        return self._award_match(other(loser), None, GameEvent(kind, player=loser), reason)
+
+    def _award_match(
+        self, winner: Player, points: int | None, event: GameEvent, reason: EndReason
+    ) -> MatchState:
+        """End the match for ``winner``: the current game (or, between games, a new one that
+        is never played) is scored ``points``, by default what ``winner`` still needs."""
+        if self.phase is Phase.MATCH_OVER:
+            raise IllegalActionError("cannot end the match: it is already over")
+        state = self if self.phase.in_game else self._new_game()
+        if points is None:
+            needed = state.points_needed(winner)
+            points = state.cube_value if needed is None else max(1, needed)
+        result = GameResult(
+            winner=winner,
+            points=points,
+            kind=WinKind.SINGLE,
+            reason=reason,
+            cube_value=state.cube_value,
+        )
+        return state._end_game(result, event, match_winner=winner)
+
+    def _adjudicate(self, action: Adjudicate) -> MatchState:
+        winner = check_player(action.winner, "winner")
+        points = action.points
+        if points is not None and (isinstance(points, bool) or points < 1):
+            raise IllegalActionError(f"an adjudication awards at least 1 point, not {points!r}")
+        event = GameEvent(
+            EventKind.ADJUDICATE,
+            player=winner,
+            value=points,
+            note=f"{action.scope.value}: {action.reason}" if action.reason else action.scope.value,
+        )
+        if action.scope is AdjudicationScope.MATCH:
+            return self._award_match(winner, points, event, EndReason.ADJUDICATION)
+        if not self.phase.in_game:
+            raise IllegalActionError(f"cannot adjudicate a game now: {self._describe_phase()}")
+        result = GameResult(
+            winner=winner,
+            points=self.cube_value if points is None else points,
+            kind=WinKind.SINGLE,
+            reason=EndReason.ADJUDICATION,
+            cube_value=self.cube_value,
+        )
+        return self._end_game(result, event)
+
+    def _end_game(
+        self, result: GameResult, event: GameEvent | None, match_winner: Player | None = None
+    ) -> MatchState:
+        score = list(self.score)
+        score[result.winner] += result.points
+        new_score = (score[0], score[1])
+        games = (*self.games[:-1], self.current_game.finished(result, event))
+        state = replace(
+            self,
+            phase=Phase.GAME_OVER,
+            score=new_score,
+            games=games,
+            post_crawford=self.post_crawford or self.crawford,
+            _plays=None,
+        )
+        length = self.rules.match_length
+        if match_winner is not None:
+            return replace(
+                state, phase=Phase.MATCH_OVER, winner=match_winner, end_reason=result.reason
+            )
+        if length is not None and new_score[result.winner] >= length:
+            return replace(
+                state, phase=Phase.MATCH_OVER, winner=result.winner, end_reason=EndReason.SCORE
+            )
+        return state
+
+    def next_game_is_crawford(self) -> bool:
+        """Whether the next game will be the Crawford game (meaningful in ``GAME_OVER``)."""
+        length = self.rules.match_length
+        if length is None or not self.rules.crawford or self.crawford or self.post_crawford:
+            return False
+        return length - 1 in self.score
+
+    def _new_game(self) -> MatchState:
+        self._require(Phase.GAME_OVER, doing="start a new game")
+        crawford = self.next_game_is_crawford()
+        number = self.game_number + 1
+        return replace(
+            self,
+            phase=Phase.OPENING_ROLL,
+            game_number=number,
+            crawford=crawford,
+            board=Position.initial(),
+            player_on_roll=None,
+            dice=None,
+            cube_value=1,
+            cube_owner=None,
+            games=(*self.games, GameRecord(number, self.score, crawford)),
+        )
+
+    def _end_session(self) -> MatchState:
+        if not self.rules.is_money:
+            raise IllegalActionError(
+                "cannot end the session: a match ends when a player reaches the match length"
+            )
+        self._require(Phase.GAME_OVER, doing="end the session")
+        leader: Player | None = None
+        if self.score[0] != self.score[1]:
+            leader = 0 if self.score[0] > self.score[1] else 1
+        return replace(
+            self, phase=Phase.MATCH_OVER, winner=leader, end_reason=EndReason.SESSION_ENDED
+        )
+
+    # -- JSON -----------------------------------------------------------------------------------
+
+    def to_dict(self) -> JSON:
+        """The whole state as plain JSON types; :meth:`from_dict` reads it back exactly."""
+        return {
+            "version": SNAPSHOT_VERSION,
+            "rules": self.rules.to_dict(),
+            "phase": self.phase.value,
+            "score": list(self.score),
+            "game_number": self.game_number,
+            "crawford": self.crawford,
+            "post_crawford": self.post_crawford,
+            "board": [list(self.board.mover), list(self.board.opponent)],
+            "player_on_roll": self.player_on_roll,
+            "dice": None if self.dice is None else list(self.dice),
+            "cube_value": self.cube_value,
+            "cube_owner": self.cube_owner,
+            "games": [game.to_dict() for game in self.games],
+            "winner": self.winner,
+            "end_reason": None if self.end_reason is None else self.end_reason.value,
+        }
+
+    @classmethod
+    def from_dict(cls, data: JSON) -> MatchState:
+        """Read a :meth:`to_dict` snapshot; raises :class:`EngineError` if it is malformed."""
+        try:
+            if data.get("version") != SNAPSHOT_VERSION:
+                raise EngineError(f"unknown snapshot version {data.get('version')!r}")
+            board = data["board"]
+            dice = data["dice"]
+            score = data["score"]
+            return cls(
+                rules=Rules.from_dict(data["rules"]),
+                phase=Phase(data["phase"]),
+                score=(int(score[0]), int(score[1])),
+                game_number=int(data["game_number"]),
+                crawford=bool(data["crawford"]),
+                post_crawford=bool(data["post_crawford"]),
+                board=Position(tuple(board[0]), tuple(board[1])),
+                player_on_roll=_optional_player(data["player_on_roll"]),
+                dice=None if dice is None else (int(dice[0]), int(dice[1])),
+                cube_value=int(data["cube_value"]),
+                cube_owner=_optional_player(data["cube_owner"]),
+                games=tuple(GameRecord.from_dict(game) for game in data["games"]),
+                winner=_optional_player(data.get("winner")),
+                end_reason=None if data.get("end_reason") is None
+                else EndReason(data["end_reason"]),
+            )
+        except EngineError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError) as error:
+            raise EngineError(f"malformed match snapshot: {error}") from error
+
+
+def _optional_player(value: Any) -> Player | None:
+    return None if value is None else check_player(value)
+
+
+def resolve_play(position: Position, dice: tuple[int, int], play: Play | str) -> Play:
+    """The legal play meant by ``play`` (a :class:`Play` or its notation) for ``position``
+    (seen from the mover) and ``dice``.
+
+    Raises :class:`InvalidNotationError` for text that cannot be read and
+    :class:`IllegalPlayError` for a play that is not legal with this roll.
+    """
+    return _resolve(position, dice, legal_plays(position, *dice), play)
+
+
+def _resolve(
+    position: Position, dice: tuple[int, int], plays: tuple[Play, ...], play: Play | str
+) -> Play:
+    if isinstance(play, Play):
+        for candidate in plays:
+            # One play per resulting position (hits included), so the position identifies it.
+            if candidate is play or candidate.position == play.position:
+                return candidate
+        raise IllegalPlayError(
+            f"{play.notation() or 'no move'!r} is not a legal play for {dice[0]}-{dice[1]}"
+        )
+    if not isinstance(play, str):
+        raise InvalidNotationError(f"a play is a Play or its notation, not {play!r}")
+    parsed = parse_play(position, dice[0], dice[1], play)
+    for candidate in plays:
+        if candidate.position == parsed.position:
+            return candidate
+    return parsed  # not reached: the parser only returns legal plays
