@@ -71,6 +71,11 @@ class Table(models.Model):
         Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
         verbose_name=_("reserved for"),
     )
+    # Rolls copied to each match started here, honoured only where settings allow scripted
+    # dice (tests and demonstrations); the match's dice audit then says they were scripted.
+    scripted_dice: models.JSONField[Any] = models.JSONField(
+        _("scripted dice"), default=list, blank=True,
+    )
     # Cube and scoring
     cube_enabled = models.BooleanField(_("doubling cube"), default=True)
     gammons_enabled = models.BooleanField(_("gammons and backgammons"), default=True)

@@ -177,7 +177,7 @@ def match_start(*, table: Table, scripted_dice: list[list[int]] | None = None) -
         snapshot=state.to_dict(),
         dice_commitment=dice.commitment,
         dice_seed=dice.seed_hex,
-        scripted_dice=list(scripted_dice or []),
+        scripted_dice=list(table.scripted_dice if scripted_dice is None else scripted_dice),
     )
     control = table.time_control()
     if control is not None:

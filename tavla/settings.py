@@ -175,6 +175,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     "heartbeat": {"task": "tavla.tasks.heartbeat", "schedule": 5.0},
 }
 
+# --- Game ---------------------------------------------------------------------------------
+
+# Scripted dice exist for tests and demonstrations only; production always rolls fair dice.
+TAVLA_SCRIPTED_DICE = env_bool("TAVLA_SCRIPTED_DICE", False)
+
 # --- Auth and API -----------------------------------------------------------------------
 
 AUTH_PASSWORD_VALIDATORS = [

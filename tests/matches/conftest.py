@@ -1,0 +1,62 @@
+"""Factories for match-play tests: players, tables and matches with scripted dice."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+
+from matches import services
+from matches.models import Match, Player, Table
+
+
+@pytest.fixture(autouse=True)
+def _scripted_dice_allowed(settings: Any) -> None:
+    settings.TAVLA_SCRIPTED_DICE = True
+
+
+@pytest.fixture
+def make_player(db: None) -> Callable[..., Player]:
+    counter = iter(range(1, 10_000))
+
+    def make(name: str | None = None, *, rating: float = 1500.0, experience: int = 0) -> Player:
+        username = name or f"player{next(counter)}"
+        user = User.objects.create_user(username=username, password="pass-" + username)
+        player = services.player_for_user(user)
+        player.rating, player.experience = rating, experience
+        player.save()
+        return player
+
+    return make
+
+
+@pytest.fixture
+def start_match(make_player: Callable[..., Player]) -> Callable[..., Match]:
+    """Seat two players at a new table (options as keyword arguments) and return the match.
+
+    ``dice`` scripts every roll, opening rolls included, as ``[[d1, d2], ...]``.
+    """
+
+    def start(*, dice: Sequence[Sequence[int]] = (), players: tuple[Player, Player] | None = None,
+              **options: Any) -> Match:
+        first, second = players or (make_player(), make_player())
+        options.setdefault("match_length", 3)
+        table = services.table_create(name="Test table", **options)
+        Table.objects.filter(pk=table.pk).update(scripted_dice=[list(d) for d in dice])
+        services.table_sit(table_id=table.pk, player=first)
+        services.table_sit(table_id=table.pk, player=second)
+        return Match.objects.filter(table=table).latest("pk")
+
+    return start
+
+
+def act(match: Match, seat: int, action: str, play: str | None = None) -> Match:
+    """Act as the player in ``seat`` on the current version; returns the refreshed match."""
+    match.refresh_from_db()
+    player = match.player0 if seat == 0 else match.player1
+    services.match_act(match_id=match.pk, player=player, action=action,
+                       expected_version=match.version, play=play)
+    match.refresh_from_db()
+    return match
