@@ -14,7 +14,9 @@ from tavla.engine.errors import (
     InvalidPositionError,
     InvalidPositionIdError,
 )
+from tavla.engine.board_text import draw_board
 from tavla.engine.moves import Move, Play, legal_plays
+from tavla.engine.notation import parse_play
 from tavla.engine.position import Position
 
 __all__ = [
@@ -29,5 +31,7 @@ __all__ = [
     "Move",
     "Play",
     "Position",
+    "draw_board",
     "legal_plays",
+    "parse_play",
 ]

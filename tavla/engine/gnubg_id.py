@@ -1,56 +1,91 @@
 """GNU Backgammon Position ID: 80 bits in 14 base64 characters.
 
 For each side in turn, every point from that side's ace point up to its bar contributes one
-``1`` bit per checker followed by a ``0``; bits are packed little-endian into ten bytes.
-The player on roll is GNU Backgammon's ``anBoard[1]``, encoded second.
+``1`` bit per checker followed by a ``0``; the bits are packed little-endian into ten bytes
+and written in standard base64 without the padding. The player on roll is GNU Backgammon's
+``anBoard[1]``, encoded second, so the opponent comes first: the opening position is
+``4HPwATDgc/ABMA``. ``tests/engine/test_gnubg_positions.py`` checks both directions against
+gnubg itself.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import re
+from typing import Final
 
 from tavla.engine.errors import InvalidPositionError, InvalidPositionIdError
-from tavla.engine.position import Position, Side
+from tavla.engine.position import Position
+
+ID_LENGTH: Final = 14
+_ID_CHARS: Final = re.compile(r"[A-Za-z0-9+/]{14}")
 
 
 def position_id(position: Position) -> str:
     """The GNU Backgammon Position ID of ``position`` (the mover is the player on roll)."""
-    key = bytearray(10)
+    value = 0
     bit = 0
     for side in (position.opponent, position.mover):
         for count in side:
-            for _ in range(count):
-                key[bit >> 3] |= 1 << (bit & 7)
-                bit += 1
-            bit += 1
-    return base64.b64encode(bytes(key)).decode("ascii")[:14]
+            if count:
+                value |= ((1 << count) - 1) << bit  # ``count`` one bits...
+                bit += count
+            bit += 1  # ...and a zero
+    return base64.b64encode(value.to_bytes(10, "little")).decode("ascii")[:ID_LENGTH]
 
 
 def decode_position_id(text: str) -> Position:
-    """Decode a Position ID; raises :class:`InvalidPositionIdError` for anything malformed."""
-    if not isinstance(text, str) or len(text) != 14:
-        raise InvalidPositionIdError(f"{text!r} is not a Position ID: expected 14 characters")
+    """Decode a Position ID.
+
+    Raises :class:`InvalidPositionIdError` for a wrong length or characters, too few points
+    encoded, more than 15 checkers on a side, both sides on one point, or unused bits set.
+    """
+    if not isinstance(text, str):
+        raise InvalidPositionIdError(f"a Position ID is a string, not {type(text).__name__}")
+    if len(text) != ID_LENGTH:
+        raise InvalidPositionIdError(
+            f"{text!r} is not a Position ID: expected {ID_LENGTH} characters, got {len(text)}"
+        )
+    if not _ID_CHARS.fullmatch(text):
+        raise InvalidPositionIdError(
+            f"{text!r} is not a Position ID: only letters, digits, '+' and '/' may appear"
+        )
     try:
         key = base64.b64decode(text + "==", validate=True)
-    except (binascii.Error, ValueError) as error:
+    except (binascii.Error, ValueError) as error:  # pragma: no cover - the pattern excludes it
         raise InvalidPositionIdError(f"{text!r} is not a Position ID: not base64") from error
+    value = int.from_bytes(key, "little")
     sides: list[list[int]] = [[0] * 25, [0] * 25]
-    side, point = 0, 0
-    for bit in range(80):
-        if side == 2:
-            break
-        if key[bit >> 3] >> (bit & 7) & 1:
+    side = point = 0
+    for _ in range(80):
+        if value & 1:
             sides[side][point] += 1
+            if sides[side][point] > 15:
+                raise InvalidPositionIdError(
+                    f"{text!r} is not a valid position: more than 15 checkers on one point"
+                )
         else:
             point += 1
             if point == 25:
                 side, point = side + 1, 0
+                if side == 2:
+                    break
+        value >>= 1
     if side != 2:
-        raise InvalidPositionIdError(f"{text!r} is not a Position ID: too few points encoded")
-    opponent: Side = tuple(sides[0])
-    mover: Side = tuple(sides[1])
+        raise InvalidPositionIdError(
+            f"{text!r} is not a valid position: more than 30 checkers in all"
+        )
     try:
-        return Position(mover, opponent)
+        position = Position(tuple(sides[1]), tuple(sides[0]))
     except InvalidPositionError as error:
         raise InvalidPositionIdError(f"{text!r} is not a valid position: {error}") from error
+    # Unused bits (after the last point, and the 4 padding bits) must be zero, so that every
+    # position has exactly one ID, the one GNU Backgammon writes.
+    canonical = position_id(position)
+    if canonical != text:
+        raise InvalidPositionIdError(
+            f"{text!r} is not a Position ID GNU Backgammon would write: "
+            f"did you mean {canonical!r}?"
+        )
+    return position

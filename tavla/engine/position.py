@@ -8,7 +8,7 @@ the opponent's point ``p`` is the mover's point ``25 - p``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Final
 
@@ -65,6 +65,25 @@ class Position:
     def initial(cls) -> Position:
         """The starting position: 2 on 24, 5 on 13, 3 on 8, 5 on 6 for each side."""
         return _INITIAL
+
+    @classmethod
+    def from_points(cls, mover: Mapping[int, int], opponent: Mapping[int, int]) -> Position:
+        """A position from ``{point: checkers}`` maps, each side in its own numbering.
+
+        Points are 1..24 and 25 is the bar; checkers not listed are borne off. For example the
+        opening position is ``Position.from_points({24: 2, 13: 5, 8: 3, 6: 5}, <the same>)``.
+        Raises :class:`InvalidPositionError` for a point outside 1..25 or an invalid position.
+        """
+
+        def side(points: Mapping[int, int], name: str) -> Side:
+            counts = [0] * 25
+            for point, checkers in points.items():
+                if isinstance(point, bool) or not isinstance(point, int) or not 1 <= point <= 25:
+                    raise InvalidPositionError(f"{name}: {point!r} is not a point (1-24, 25 = bar)")
+                counts[point - 1] += checkers
+            return tuple(counts)
+
+        return cls(side(mover, "player on roll"), side(opponent, "opponent"))
 
     def swap(self) -> Position:
         """The same board seen by the other player (the turn passes)."""

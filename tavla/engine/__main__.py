@@ -1,0 +1,5 @@
+"""``python -m tavla.engine``: see :mod:`tavla.engine.cli`."""
+
+from tavla.engine.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,147 @@
+"""``python -m tavla.engine``: the rules engine from the command line.
+
+Commands (``python -m tavla.engine COMMAND --help`` for each):
+
+``show POSITION_ID``
+    Draws the board from the side of the player on roll, with both pip counts.
+``legal POSITION_ID D1 D2``
+    One line per legal play: the Position ID right after the play (before the turn passes,
+    so the same player is still "on roll" in it, as in GNU Backgammon), a space, and the
+    play in standard notation. A roll that cannot be played prints one line: the unchanged
+    ID followed by ``(no legal play)``. Lines are ordered by the moves, highest points first.
+``legal --batch``
+    Reads JSON lines ``{"position_id": "...", "dice": [d1, d2]}`` from stdin and writes, for
+    each, one line ``{"results": [...]}`` with the sorted distinct Position IDs after every
+    legal play (the unchanged ID alone when nothing can be played). A line that cannot be
+    read gets ``{"error": "..."}`` in its place and the batch goes on; the exit status is then
+    1. Blank lines are skipped.
+
+Exit status: 0 on success; 1 when an input was rejected (message on stderr, or error lines in
+a batch); 2 for a wrong command line.
+
+To add a command: write ``_command_NAME(args) -> int`` and register it in :func:`build_parser`
+with ``set_defaults(handler=...)``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from tavla.engine.board_text import draw_board
+from tavla.engine.errors import EngineError
+from tavla.engine.moves import Play, check_dice, legal_plays
+from tavla.engine.notation import PASS_TEXT
+from tavla.engine.position import Position
+
+
+def _die(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a die shows 1 to 6, not {text!r}") from None
+    if not 1 <= value <= 6:
+        raise argparse.ArgumentTypeError(f"a die shows 1 to 6, not {value}")
+    return value
+
+
+def _play_order(play: Play) -> list[tuple[int, int]]:
+    return sorted((-move.source, -move.destination) for move in play.moves)
+
+
+def _command_show(args: argparse.Namespace) -> int:
+    print(draw_board(Position.from_id(args.position_id)))
+    return 0
+
+
+def _command_legal(args: argparse.Namespace) -> int:
+    if args.batch:
+        if args.position_id is not None:
+            raise _UsageError("legal --batch reads its positions from stdin: give no arguments")
+        return _legal_batch(sys.stdin, sys.stdout)
+    if args.position_id is None or args.die2 is None:
+        raise _UsageError("legal needs POSITION_ID D1 D2 (or --batch)")
+    position = Position.from_id(args.position_id)
+    plays = sorted(legal_plays(position, args.die1, args.die2), key=_play_order)
+    for play in plays:
+        print(play.position.to_id(), play.notation() or PASS_TEXT)
+    return 0
+
+
+def _batch_results(line: str) -> list[str]:
+    try:
+        request: Any = json.loads(line)
+    except json.JSONDecodeError as error:
+        raise EngineError(f"not JSON: {error}") from None
+    if not isinstance(request, dict) or set(request) != {"position_id", "dice"}:
+        raise EngineError('expected {"position_id": "...", "dice": [d1, d2]}')
+    dice = request["dice"]
+    if not isinstance(dice, list) or len(dice) != 2:
+        raise EngineError(f"dice: expected a list of two dice, not {dice!r}")
+    check_dice(dice[0], dice[1])
+    position = Position.from_id(request["position_id"])
+    return sorted({play.position.to_id() for play in legal_plays(position, dice[0], dice[1])})
+
+
+def _legal_batch(source: TextIO, out: TextIO) -> int:
+    status = 0
+    for number, line in enumerate(source, start=1):
+        if not line.strip():
+            continue
+        try:
+            answer: dict[str, Any] = {"results": _batch_results(line)}
+        except EngineError as error:
+            answer = {"error": f"line {number}: {error}"}
+            status = 1
+        out.write(json.dumps(answer) + "\n")
+    return status
+
+
+class _UsageError(Exception):
+    """A command line that argparse accepted but the command cannot use."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with one subcommand per command."""
+    parser = argparse.ArgumentParser(
+        prog="python -m tavla.engine",
+        description="Tavla's backgammon rules engine. Positions are GNU Backgammon Position IDs "
+        "seen from the player on roll.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    show = commands.add_parser("show", help="draw a position as text, with pip counts")
+    show.add_argument("position_id", metavar="POSITION_ID")
+    show.set_defaults(handler=_command_show)
+
+    legal = commands.add_parser(
+        "legal",
+        help="list the legal plays of a position and roll",
+        description="Print one line per legal play: the Position ID after it and the play. "
+        "With --batch, read JSON lines {\"position_id\": ..., \"dice\": [d1, d2]} on stdin "
+        "and write {\"results\": [Position IDs]} (or {\"error\": ...}) per line.",
+    )
+    legal.add_argument("position_id", metavar="POSITION_ID", nargs="?")
+    legal.add_argument("die1", metavar="D1", type=_die, nargs="?")
+    legal.add_argument("die2", metavar="D2", type=_die, nargs="?")
+    legal.add_argument("--batch", action="store_true", help="read JSON lines from stdin")
+    legal.set_defaults(handler=_command_legal)
+
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        status: int = args.handler(args)
+    except _UsageError as error:
+        parser.error(str(error))  # exits with status 2
+    except EngineError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    return status
