@@ -4,6 +4,7 @@ See ``RULES.md`` for the rules it implements. Positions are seen from the player
 GNU Backgammon sees them; Position IDs and Match IDs are GNU Backgammon's.
 """
 
+from tavla.engine.board_text import draw_board
 from tavla.engine.errors import (
     EngineError,
     IllegalActionError,
@@ -14,7 +15,6 @@ from tavla.engine.errors import (
     InvalidPositionError,
     InvalidPositionIdError,
 )
-from tavla.engine.board_text import draw_board
 from tavla.engine.moves import Move, Play, legal_plays
 from tavla.engine.notation import parse_play
 from tavla.engine.position import Position
