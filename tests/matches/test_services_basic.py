@@ -48,7 +48,7 @@ def test_stale_version_and_out_of_turn_are_refused_without_change(start_match):
     assert turn.value.code == "not_your_turn"
     with pytest.raises(services.ServiceError) as illegal:
         services.match_act(match_id=match.pk, player=match.player0, action="play",
-                           play="24/20", expected_version=match.version)
+                           play="24/18", expected_version=match.version)
     assert illegal.value.code == "illegal_action"
     match.refresh_from_db()
     assert (match.version, match.events.count(), match.snapshot) == before
