@@ -124,15 +124,17 @@ def encode_match_id(info: MatchInfo) -> str:
 
 def decode_match_id(text: str) -> MatchInfo:
     """Decode a Match ID; raises :class:`InvalidMatchIdError` for anything gnubg would not
-    write (bad base64, dice out of range, an owner value of 2, a game state above 4, unused
-    bits set). Unlike gnubg it accepts scores above the match length, which gnubg itself
-    shows once a match is over."""
+    write (bad base64, dice out of range or only one die, an owner value of 2, a game state
+    above 4, unused bits set). Unlike gnubg it accepts scores above the match length, which
+    gnubg itself shows once a match is over. ``dice`` come back higher first."""
     if not isinstance(text, str) or len(text) != 12:
         raise InvalidMatchIdError(f"{text!r} is not a Match ID: expected 12 characters")
     try:
         key = base64.b64decode(text, validate=True)
     except (binascii.Error, ValueError) as error:
         raise InvalidMatchIdError(f"{text!r} is not a Match ID: not base64") from error
+    if len(key) != 9:
+        raise InvalidMatchIdError(f"{text!r} is not a Match ID: padding is not allowed")
     if _get(key, 67, 5):
         raise InvalidMatchIdError(f"{text!r} is not a Match ID: unused bits are set")
     owner = _get(key, 4, 2)
@@ -141,7 +143,8 @@ def decode_match_id(text: str) -> MatchInfo:
     state = _get(key, 8, 3)
     if state > GameState.DROPPED:
         raise InvalidMatchIdError(f"{text!r} is not a Match ID: game state {state}")
-    dice = (_get(key, 15, 3), _get(key, 18, 3))
+    first, second = _get(key, 15, 3), _get(key, 18, 3)
+    dice = (max(first, second), min(first, second))  # gnubg writes the higher first
     if any(die > 6 for die in dice):
         raise InvalidMatchIdError(f"{text!r} is not a Match ID: a die shows {max(dice)}")
     try:
@@ -228,7 +231,6 @@ def match_info(state: MatchState) -> MatchInfo:
             crawford=crawford,
             game_state=GameState.DROPPED,
             turn=other(on_roll),
-            double_offered=True,
             match_length=length,
             score=state.score,
         )

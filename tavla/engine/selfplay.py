@@ -32,13 +32,26 @@ class SelfPlayOptions:
 
     ``double`` is the chance of doubling when allowed, ``take`` the chance of taking a
     double, ``resign`` the chance per turn of resigning instead of rolling. A money session
-    ends after ``session_games`` games.
+    ends after ``session_games`` games. With ``live_cube_only`` a player never doubles when
+    winning the game at the current cube would already win the match: our rules allow that
+    double, GNU Backgammon refuses it ("the cube is dead"), so records meant for gnubg
+    avoid it.
     """
 
     double: float = 0.08
     take: float = 0.7
     resign: float = 0.0
     session_games: int = 5
+    live_cube_only: bool = False
+
+
+def cube_is_dead(state: MatchState) -> bool:
+    """True when the player on roll would win the match by winning this game at the current
+    cube (gnubg then refuses a double; our rules do not)."""
+    if state.player_on_roll is None:
+        return False
+    needed = state.points_needed(state.player_on_roll)
+    return needed is not None and state.cube_value >= needed
 
 
 def choose_action(state: MatchState, rng: random.Random, options: SelfPlayOptions) -> Action:
@@ -51,7 +64,8 @@ def choose_action(state: MatchState, rng: random.Random, options: SelfPlayOption
         if options.resign and rng.random() < options.resign:
             return Resign(state.player_on_roll)
         if state.may_double() and rng.random() < options.double:
-            return Double()
+            if not (options.live_cube_only and cube_is_dead(state)):
+                return Double()
         return Roll(rng.randint(1, 6), rng.randint(1, 6))
     if phase is Phase.CUBE_OFFERED:
         return Take() if rng.random() < options.take else Drop()
@@ -93,8 +107,10 @@ def selfplay_mat(
     names: tuple[str, str] = ("Player0", "Player1"),
     options: SelfPlayOptions | None = None,
 ) -> str:
-    """A random ``length``-point match with the cube, as a Jellyfish ``.mat`` text."""
+    """A random ``length``-point match with the cube, as a Jellyfish ``.mat`` text that GNU
+    Backgammon imports (so, by default, no doubles of a dead cube)."""
     from tavla.engine.matfile import export_mat
 
+    options = options or SelfPlayOptions(live_cube_only=True)
     state, _ = play_match(Rules(match_length=length), seed, options)
     return export_mat(state, names=names)
