@@ -8,7 +8,8 @@ The format :meth:`Play.notation` prints:
 * a checker that moves more than once is written once, from where it started to where it
   stopped (``24/13``); a point on the way is shown only if it hit there (``13/10*/8``);
 * identical moves are written once with a count: ``8/5(2)``, ``6/2(4)``;
-* moves are ordered by source, highest first, then by destination, highest first;
+* moves are ordered as GNU Backgammon orders them: by source, highest first, then by
+  destination, highest first, before one checker's moves are joined (``13/1 13/7 8/2``);
 * a pass (a roll that cannot be played) is the empty string; the CLI prints it as
   ``(no legal play)``.
 
@@ -53,9 +54,14 @@ class _Chain:
 
 
 def format_play(moves: Sequence[Move]) -> str:
-    """The standard notation of a play's moves (see the module docstring); ``""`` for none."""
+    """The standard notation of a play's moves (see the module docstring); ``""`` for none.
+
+    Same order as GNU Backgammon: the moves sorted by source then destination, highest first;
+    a move starting where an earlier one ended continues that checker's chain.
+    """
     chains: list[_Chain] = []
-    for move in moves:
+    # sorted() is stable: of two equal moves the one played first, which hit, stays first.
+    for move in sorted(moves, key=lambda m: (-m.source, -m.destination)):
         for chain in chains:
             if chain.points[-1] == move.source:  # the same checker (or an equivalent one)
                 chain.points.append(move.destination)
@@ -63,25 +69,21 @@ def format_play(moves: Sequence[Move]) -> str:
                 break
         else:
             chains.append(_Chain([move.source, move.destination], [False, move.hit]))
-    groups: dict[tuple[int, ...], tuple[int, bool]] = {}
+    # Identical chains are written once, where the first stands, with a count; a point is
+    # marked as hit if any of them hit there (gnubg writes 24/23*/22(2)).
+    groups: dict[tuple[int, ...], list[bool]] = {}
+    counts: dict[tuple[int, ...], int] = {}
     for chain in chains:
-        # Points on the way are kept only where the checker hit.
-        kept = [0] + [i for i in range(1, len(chain.points) - 1) if chain.hits[i]]
-        kept.append(len(chain.points) - 1)
-        path = tuple(chain.points[i] for i in kept)
-        # Hits on the way identify the path; a hit at the end is shown if any checker hit.
-        count, end_hit = groups.get(path, (0, False))
-        groups[path] = (count + 1, end_hit or chain.hits[-1])
+        path = tuple(chain.points)
+        marks = groups.setdefault(path, [False] * len(path))
+        groups[path] = [a or b for a, b in zip(marks, chain.hits, strict=True)]
+        counts[path] = counts.get(path, 0) + 1
     parts = []
-    for path in sorted(groups, key=lambda p: (-p[0], -p[-1], [-q for q in p])):
-        count, end_hit = groups[path]
-        text = "/".join(point_name(q) + ("*" if 0 < i < len(path) - 1 else "")
-                        for i, q in enumerate(path))
-        if end_hit:
-            text += "*"
-        if count > 1:
-            text += f"({count})"
-        parts.append(text)
+    for path, hits in groups.items():
+        # Points on the way are written only where a checker hit.
+        shown = [i for i in range(len(path)) if i in (0, len(path) - 1) or hits[i]]
+        text = "/".join(point_name(path[i]) + ("*" if hits[i] else "") for i in shown)
+        parts.append(text + (f"({counts[path]})" if counts[path] > 1 else ""))
     return " ".join(parts)
 
 
