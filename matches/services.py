@@ -578,12 +578,24 @@ def match_verify(*, match_id: int) -> Verification:
 
 
 def match_end_session(*, match_id: int, player: Player) -> Match:
-    """End a money session (either player may close it)."""
+    """End a money session (either player may close it).
+
+    The next game starts as soon as one ends, so a session is never between games: the
+    player who ends it resigns the game in progress first (single × cube to the opponent).
+    """
     with transaction.atomic():
         match = _locked_match(match_id)
-        if match.seat_of(player) is None:
+        seat = match.seat_of(player)
+        if seat is None:
             raise ServiceError("not_a_player", "Only a player may end the session.")
         state = load_state(match)
+        if not state.rules.is_money:
+            raise ServiceError("illegal_action", "Only a money session can be ended; "
+                               "a match ends when a player reaches the match length.")
+        if state.phase.in_game:
+            resigned = state.apply(Resign(seat))
+            _log_action(match, state, resigned, Resign(seat), player.user)
+            state = resigned
         _apply_and_advance(match, state, EndSession(), player.user, timezone.now())
         return match
 
