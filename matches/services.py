@@ -577,8 +577,10 @@ def match_verify(*, match_id: int) -> Verification:
     return Verification(True, len(events), f"{len(events)} events replay to the stored state")
 
 
-def match_end_session(*, match_id: int, player: Player) -> Match:
-    """End a money session (either player may close it).
+def match_end_session(*, match_id: int, player: Player,
+                      expected_version: int | None = None) -> Match:
+    """End a money session (either player may close it), made against ``expected_version``
+    when given.
 
     The next game starts as soon as one ends, so a session is never between games: the
     player who ends it resigns the game in progress first (single × cube to the opponent).
