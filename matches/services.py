@@ -14,7 +14,7 @@ from typing import Any, Final
 from django.db import transaction
 from django.utils import timezone
 
-from matches import broadcast
+from matches import broadcast, presence
 from matches.models import (
     Event,
     EventKind,
@@ -46,7 +46,7 @@ from tavla.engine.actions import (
     Take,
     Timeout,
 )
-from tavla.engine.clock import Clock
+from tavla.engine.clock import PRESETS, Clock
 from tavla.engine.dice import FairDice
 from tavla.engine.game import EndReason, Phase
 from tavla.engine.game import EventKind as GameEventKind
@@ -85,12 +85,34 @@ TABLE_RULE_FIELDS: Final = (
 )
 
 
-def table_create(*, name: str, creator: Player | None = None, **rules: Any) -> Table:
-    """Create a table with the given rules (any of ``TABLE_RULE_FIELDS``)."""
+def clock_preset_fields(preset: str) -> dict[str, Any]:
+    """The table fields of a clock preset (``tavla.engine.clock.PRESETS``: fast, normal,
+    casual, usbgf, none). Raises :class:`ServiceError` ``invalid_option`` for another name."""
+    if preset not in PRESETS:
+        names = ", ".join(PRESETS)
+        raise ServiceError("invalid_option", f"Unknown clock preset {preset!r}; one of {names}.")
+    control = PRESETS[preset]
+    if control is None:
+        return {"clock_enabled": False}
+    return {"clock_enabled": True, "clock_delay": control.delay,
+            "clock_reserve_seconds": control.reserve_seconds,
+            "clock_reserve_per_point": control.reserve_per_point,
+            "grace_seconds": control.grace}
+
+
+def table_create(*, name: str, creator: Player | None = None, clock_preset: str | None = None,
+                 **rules: Any) -> Table:
+    """Create a table with the given rules (any of ``TABLE_RULE_FIELDS``).
+
+    ``clock_preset`` (a name in ``PRESETS``) fills the clock fields; a clock field given
+    explicitly as well wins over the preset's value.
+    """
     unknown = set(rules) - set(TABLE_RULE_FIELDS)
     if unknown:
         names = ", ".join(sorted(unknown))
         raise ServiceError("invalid_option", f"Unknown table options: {names}.")
+    if clock_preset is not None:
+        rules = {**clock_preset_fields(clock_preset), **rules}
     name = (name or "").strip()
     if not name:
         raise ServiceError("invalid_option", "A table needs a name.")
@@ -206,13 +228,17 @@ def match_act(
     expected_version: int,
     play: str | None = None,
     actor: Any = None,
+    now: datetime | None = None,
 ) -> ActResult:
     """Apply a player's action: ``roll``, ``double``, ``take``, ``drop``, ``play`` (with the
     play's notation) or ``resign``, made against ``expected_version``.
 
     Raises :class:`ServiceError` with codes ``unknown_action``, ``not_found``,
     ``match_over``, ``not_a_player``, ``stale_version``, ``not_your_turn`` and
-    ``illegal_action`` (the engine's message as detail). Nothing changes on an error.
+    ``illegal_action`` (the engine's message as detail). Nothing changes on an error,
+    except ``flag_fell``: the acting player's deadline had passed when this request got the
+    lock, so the flag is recorded (and committed) instead of the action. ``now`` is for
+    tests; it defaults to the time the lock is held.
     """
     if action not in PLAYER_ACTIONS:
         raise ServiceError("unknown_action", f"Unknown action {action!r}; "
@@ -221,17 +247,22 @@ def match_act(
         raise ServiceError("invalid_play", "A play needs its notation, such as '24/18 13/10'.")
     with transaction.atomic():
         match = _locked_match(match_id)
-        seat = match.seat_of(player)
-        if seat is None:
-            raise ServiceError("not_a_player", "Only the two players of this match may act.")
-        _check_version(match, expected_version)
-        state = load_state(match)
-        if action != "resign" and state.player_to_act != seat:
-            raise ServiceError("not_your_turn", "It is not your turn to act.")
-        engine_action = _engine_action(action, seat, state, play, MatchDice(match))
-        events = _apply_and_advance(match, state, engine_action, actor or player.user,
-                                    timezone.now())
-        return ActResult(match, events)
+        now = now or timezone.now()
+        # A move and a flag that race resolve to one outcome: whoever holds the lock first
+        # decides, and a move that gets it after the deadline is too late.
+        if not _deadline_passed(match, now):
+            seat = match.seat_of(player)
+            if seat is None:
+                raise ServiceError("not_a_player", "Only the two players of this match may act.")
+            _check_version(match, expected_version)
+            state = load_state(match)
+            if action != "resign" and state.player_to_act != seat:
+                raise ServiceError("not_your_turn", "It is not your turn to act.")
+            engine_action = _engine_action(action, seat, state, play, MatchDice(match))
+            events = _apply_and_advance(match, state, engine_action, actor or player.user, now)
+            return ActResult(match, events)
+        _flag_locked(match, load_state(match), now)
+    raise ServiceError("flag_fell", "Time ran out before this action arrived: the flag fell.")
 
 
 def _engine_action(action: str, seat: int, state: MatchState, play: str | None,
@@ -279,7 +310,9 @@ def _apply_and_advance(match: Match, state: MatchState, action: Action, actor: A
     except EngineError as error:
         raise ServiceError("illegal_action", str(error)) from error
     events = _log_action(match, state, new_state, action, actor)
-    _advance(match, new_state, events, now)
+    # A player's own roll after their cube decision is the same turn: same clock, same delay.
+    same_turn = isinstance(action, Roll) and new_state.phase is Phase.MOVE
+    _advance(match, new_state, events, now, same_turn=same_turn)
     return events
 
 
@@ -349,7 +382,8 @@ def _game_end_events(match: Match, before: MatchState, after: MatchState) -> lis
     return [_event(match, EventKind.GAME_END, result.to_dict(), now.number, None)]
 
 
-def _advance(match: Match, state: MatchState, events: list[Event], now: datetime) -> None:
+def _advance(match: Match, state: MatchState, events: list[Event], now: datetime, *,
+             same_turn: bool = False) -> None:
     """Do what the server does by itself, then save and broadcast. Caller holds the lock.
 
     Opening rolls, a roll when the player on roll has no cube decision (cube off, owned by
@@ -372,7 +406,7 @@ def _advance(match: Match, state: MatchState, events: list[Event], now: datetime
     match.snapshot = state.to_dict()
     match.score0, match.score1 = state.score
     match.version += 1
-    _restart_clock(match, state, now)
+    _restart_clock(match, state, now, same_turn=same_turn)
     if state.is_over:
         _finish_match(match, state, events, now)
     match.save()
@@ -383,14 +417,27 @@ def _advance(match: Match, state: MatchState, events: list[Event], now: datetime
     _schedule_flag_check(match)
 
 
-def _restart_clock(match: Match, state: MatchState, now: datetime) -> None:
+def _restart_clock(match: Match, state: MatchState, now: datetime, *,
+                   same_turn: bool = False) -> None:
+    """Run the clock of the player who must act (roll or cube decision, take or drop, play)
+    and store their deadline; stop it when nobody must act.
+
+    One delay per turn: with ``same_turn`` (the player rolled after deciding not to double)
+    their clock keeps running from the start of the turn. Every hand-over charges the time
+    the last player used beyond the delay and gives the next player a fresh delay, at
+    ``now``: what the server does by itself in between (rolls, passes, a new game's opening
+    roll) costs nobody anything.
+    """
     if match.clock is None:
         match.deadline = None
         return
     clock = Clock.from_dict(match.clock)
     acting = state.player_to_act
     stamp = now.timestamp()
-    clock = clock.stop(stamp) if acting is None or state.is_over else clock.start(acting, stamp)
+    if acting is None or state.is_over:
+        clock = clock.stop(stamp)
+    elif not (same_turn and clock.running == acting):
+        clock = clock.start(acting, stamp)
     match.clock = clock.to_dict()
     deadline = clock.deadline()
     match.deadline = None if deadline is None else datetime.fromtimestamp(deadline, tz=now.tzinfo)
@@ -469,28 +516,57 @@ def _update_ratings(match: Match, length: int) -> None:
 # -- server and referee decisions ------------------------------------------------------------
 
 
+def _deadline_passed(match: Match, now: datetime) -> bool:
+    return (not match.is_finished and match.clock is not None and match.deadline is not None
+            and match.deadline <= now)
+
+
+def _flag_locked(match: Match, state: MatchState, now: datetime) -> bool:
+    """Flag the player who must act, whose deadline has passed. Caller holds the lock.
+
+    The timeout event records when the flag fell and whether the player had a board open
+    (``absent``; ``None`` when presence could not be read), for the grace period.
+    """
+    loser = state.player_to_act
+    if loser is None or match.clock is None:
+        return False
+    # After a flag the match goes on with that player on delay only.
+    match.clock = Clock.from_dict(match.clock).stop(now.timestamp()).flag(loser).to_dict()
+    events = _apply_and_advance(match, state, Timeout(loser), None, now)
+    player_id = match.player0_id if loser == 0 else match.player1_id
+    absent: bool | None
+    try:
+        absent = not presence.is_connected(table_id=match.table_id, player_id=player_id)
+    except Exception:  # noqa: BLE001 - a Redis hiccup must not undo a flag; no grace then
+        import logging
+
+        logging.getLogger(__name__).exception("presence unavailable at a flag")
+        absent = None
+    events[0].payload.update(flagged_at=now.timestamp(), absent=absent)
+    events[0].save(update_fields=["payload"])
+    return True
+
+
 def flag_if_expired(*, match_id: int, now: datetime | None = None) -> bool:
     """Flag the player whose deadline has passed; idempotent and safe to call any time.
 
     Locks the match, re-checks the deadline under the lock (a play that got in first
     moved it), and applies the table's flag penalty. Returns True when it flagged.
+    A match whose deadline has not passed is not locked at all, so asking often is cheap.
     """
-    now = now or timezone.now()
+    deadline = (Match.objects.filter(pk=match_id, status=MatchStatus.PLAYING)
+                .values_list("deadline", flat=True).first())
+    if deadline is None or deadline > (now or timezone.now()):
+        return False
     with transaction.atomic():
         try:
             match = Match.objects.select_for_update().select_related("table").get(pk=match_id)
         except Match.DoesNotExist:
             return False
-        if match.is_finished or match.deadline is None or match.deadline > now:
+        checked_at = now or timezone.now()
+        if not _deadline_passed(match, checked_at):
             return False
-        state = load_state(match)
-        loser = state.player_to_act
-        if loser is None or match.clock is None:
-            return False
-        # After a flag the match goes on with that player on delay only.
-        match.clock = Clock.from_dict(match.clock).stop(now.timestamp()).flag(loser).to_dict()
-        _apply_and_advance(match, state, Timeout(loser), None, now)
-        return True
+        return _flag_locked(match, load_state(match), checked_at)
 
 
 def match_forfeit(*, match_id: int, loser: Player, reason: str, actor: Any = None) -> Match:
@@ -590,6 +666,8 @@ def match_end_session(*, match_id: int, player: Player,
         seat = match.seat_of(player)
         if seat is None:
             raise ServiceError("not_a_player", "Only a player may end the session.")
+        if expected_version is not None:
+            _check_version(match, expected_version)
         state = load_state(match)
         if not state.rules.is_money:
             raise ServiceError("illegal_action", "Only a money session can be ended; "
