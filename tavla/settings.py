@@ -172,6 +172,10 @@ CELERY_RESULT_EXPIRES = timedelta(hours=1)
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
+    # A paired tournament player who has not sat down in time loses by forfeit.
+    "tournament-no-shows": {
+        "task": "tournaments.forfeit_no_shows", "schedule": 30.0, "options": {"expires": 60},
+    },
     "heartbeat": {"task": "tavla.tasks.heartbeat", "schedule": 5.0},
     # Backs up the per-deadline flag tasks (lost message, worker restart); a sweep left
     # queued while no worker runs is dropped, the next one does the same work.

@@ -1,1 +1,355 @@
-"""Tournaments, entries, rounds and pairings (to come)."""
+"""Tournaments, entries, rounds, pairings and the director's log.
+
+The formats (:mod:`tournaments.formats`) are pure: they see entries as integer ids
+(``Entry.pk``) and pairings as slot ids. These models store what they return, one
+:class:`Pairing` row per slot, and only :mod:`tournaments.services` writes to them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from matches.models import FlagPenalty, Match, Player, Table
+
+
+class TournamentStatus(models.IntegerChoices):
+    """Ordered like scalachess statuses: ``status >= RUNNING`` means the draw is made."""
+
+    DRAFT = 10, _("Draft")
+    REGISTRATION = 20, _("Registration open")
+    CHECK_IN = 30, _("Check-in")
+    RUNNING = 40, _("Running")
+    FINISHED = 50, _("Finished")
+
+
+class FormatName(models.TextChoices):
+    """The registered formats (:data:`tournaments.formats.FORMATS`)."""
+
+    SINGLE_ELIMINATION = "single_elimination", _("Single elimination")
+    DOUBLE_ELIMINATION = "double_elimination", _("Double elimination")
+    SWISS = "swiss", _("Swiss")
+    ROUND_ROBIN = "round_robin", _("Round robin")
+
+
+class SeedingMethod(models.TextChoices):
+    RANDOM = "random", _("Random draw (recorded)")
+    RATING = "rating", _("By rating")
+    MANUAL = "manual", _("Manual order (the entries' seed numbers)")
+
+
+ELIMINATION_FORMATS = frozenset({FormatName.SINGLE_ELIMINATION, FormatName.DOUBLE_ELIMINATION})
+
+
+def default_match_lengths() -> list[int]:
+    return [3]
+
+
+def default_format_options() -> dict[str, Any]:
+    return {}
+
+
+class Tournament(models.Model):
+    name = models.CharField(_("name"), max_length=120)
+    description = models.TextField(_("description"), blank=True)
+    director = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="directed_tournaments", verbose_name=_("director"),
+    )
+    status = models.PositiveSmallIntegerField(
+        _("status"), choices=TournamentStatus.choices, default=TournamentStatus.DRAFT,
+        db_index=True,
+    )
+    # Format and seeding
+    format = models.CharField(
+        _("format"), max_length=32, choices=FormatName.choices,
+        default=FormatName.SINGLE_ELIMINATION,
+    )
+    format_options: models.JSONField[Any] = models.JSONField(
+        _("format options"), default=default_format_options, blank=True,
+        help_text=_('For example {"rounds": 5} (Swiss), {"consolation": true} (single '
+                    'elimination), {"bracket_reset": true} (double elimination), '
+                    '{"double": true} (round robin).'),
+    )
+    seeding = models.CharField(
+        _("seeding"), max_length=10, choices=SeedingMethod.choices, default=SeedingMethod.RANDOM,
+    )
+    rng_seed = models.BigIntegerField(
+        _("random draw seed"), null=True, blank=True, editable=False,
+        help_text=_("Drawn from server randomness and recorded, so the draw can be checked."),
+    )
+    max_entries = models.PositiveIntegerField(_("maximum entries"), null=True, blank=True)
+    # Rounds
+    match_lengths: models.JSONField[Any] = models.JSONField(
+        _("match lengths by round"), default=default_match_lengths,
+        help_text=_("Points to win, round by round, e.g. [3, 5, 7]; the last one is used for "
+                    "every later round and for a grand final."),
+    )
+    auto_pair = models.BooleanField(
+        _("pair rounds automatically"), default=True,
+        help_text=_("Swiss and round robin: pair the next round as soon as the current one is "
+                    "complete. Off: the director pairs each round."),
+    )
+    over_the_board = models.BooleanField(
+        _("played over the board"), default=False,
+        help_text=_("Matches are played on physical boards: no online tables are created; "
+                    "the winner reports the score and the opponent or a referee confirms it."),
+    )
+    no_show_minutes = models.PositiveSmallIntegerField(
+        _("no-show limit (minutes)"), null=True, blank=True, default=15,
+        help_text=_("A paired player who has not sat down this long after the pairing loses "
+                    "by forfeit. Empty: no limit."),
+    )
+    # Table template: the rules every match of the tournament is played by.
+    is_public = models.BooleanField(_("public tables"), default=True)
+    is_rated = models.BooleanField(_("rated"), default=True)
+    cube_enabled = models.BooleanField(_("doubling cube"), default=True)
+    gammons_enabled = models.BooleanField(_("gammons and backgammons"), default=True)
+    crawford = models.BooleanField(_("Crawford rule"), default=True)
+    clock_enabled = models.BooleanField(_("clock"), default=False)
+    clock_delay = models.FloatField(_("delay per move (s)"), default=12.0)
+    clock_reserve_seconds = models.FloatField(_("reserve (s)"), default=0.0)
+    clock_reserve_per_point = models.FloatField(_("reserve per match point (s)"), default=120.0)
+    grace_seconds = models.FloatField(_("grace for a disconnected player (s)"), default=60.0)
+    flag_penalty = models.CharField(
+        _("a flag costs"), max_length=10, choices=FlagPenalty.choices, default=FlagPenalty.GAME,
+    )
+    # Progress
+    current_round = models.PositiveSmallIntegerField(
+        _("round released"), default=0, editable=False,
+        help_text=_("Swiss and round robin: the highest round whose matches were started."),
+    )
+    champion = models.ForeignKey(
+        "Entry", on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
+        verbose_name=_("champion"),
+    )
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def is_elimination(self) -> bool:
+        return self.format in ELIMINATION_FORMATS
+
+    @property
+    def has_started(self) -> bool:
+        return self.status >= TournamentStatus.RUNNING
+
+    @property
+    def accepts_entries(self) -> bool:
+        return self.status in (TournamentStatus.REGISTRATION, TournamentStatus.CHECK_IN)
+
+    def match_length_for(self, bracket: str, number: int) -> int:
+        """Round ``number`` of any bracket plays ``match_lengths[number - 1]``; later rounds
+        and the grand final play the last length."""
+        lengths = [int(n) for n in (self.match_lengths or [])] or [1]
+        if bracket == "final":
+            return lengths[-1]
+        return lengths[min(number, len(lengths)) - 1]
+
+    def table_rules(self) -> dict[str, Any]:
+        """The template as keyword arguments of :func:`matches.services.table_create`."""
+        return {
+            "is_public": self.is_public, "is_rated": self.is_rated,
+            "cube_enabled": self.cube_enabled, "gammons_enabled": self.gammons_enabled,
+            "crawford": self.crawford, "clock_enabled": self.clock_enabled,
+            "clock_delay": self.clock_delay, "clock_reserve_seconds": self.clock_reserve_seconds,
+            "clock_reserve_per_point": self.clock_reserve_per_point,
+            "grace_seconds": self.grace_seconds, "flag_penalty": self.flag_penalty,
+        }
+
+
+class EntryStatus(models.IntegerChoices):
+    ACTIVE = 10, _("Active")
+    WITHDRAWN = 20, _("Withdrawn")
+    DISQUALIFIED = 30, _("Disqualified")
+
+
+class Entry(models.Model):
+    """A player in a tournament; its ``pk`` is the entrant id the formats see."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries",
+                                   verbose_name=_("tournament"))
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries",
+                               verbose_name=_("player"))
+    seed = models.PositiveIntegerField(
+        _("seed"), null=True, blank=True,
+        help_text=_("1 is the top seed. Set by the draw; with manual seeding, set it here."),
+    )
+    status = models.PositiveSmallIntegerField(
+        _("status"), choices=EntryStatus.choices, default=EntryStatus.ACTIVE,
+    )
+    checked_in = models.BooleanField(_("checked in"), default=False)
+    registered_at = models.DateTimeField(_("registered"), auto_now_add=True)
+    left_at = models.DateTimeField(_("withdrawn or disqualified"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
+        ordering = ["tournament", "seed", "registered_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="one_entry_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return str(self.player)
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == EntryStatus.ACTIVE
+
+
+class Round(models.Model):
+    """One round of one bracket, with the match length its matches are played to."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds",
+                                   verbose_name=_("tournament"))
+    bracket = models.CharField(_("bracket"), max_length=16, default="main")
+    number = models.PositiveSmallIntegerField(_("round"))
+    match_length = models.PositiveSmallIntegerField(_("match length"))
+
+    class Meta:
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        ordering = ["tournament", "bracket", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "bracket", "number"],
+                                    name="one_round_per_number"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.bracket} {self.number}"
+
+
+class PairingStatus(models.IntegerChoices):
+    """From DECIDED on, the pairing is over."""
+
+    WAITING = 10, _("Waiting for players")
+    PAIRED = 20, _("Paired")
+    DECIDED = 40, _("Decided")
+    BYE = 45, _("Bye")
+    VOID = 50, _("Not played")
+
+
+class ResultSource(models.TextChoices):
+    MATCH = "match", _("Played online")
+    BYE = "bye", _("Bye")
+    FORFEIT = "forfeit", _("Forfeit")
+    NO_SHOW = "no_show", _("No-show")
+    REPORT = "report", _("Reported and confirmed")
+    REFEREE = "referee", _("Entered by a referee")
+    OVERRIDE = "override", _("Director's override")
+
+
+class Pairing(models.Model):
+    """One slot of a tournament: a match to play (or a bye), as the format named it."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE,
+                                   related_name="pairings", verbose_name=_("tournament"))
+    slot = models.CharField(_("slot"), max_length=16)
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="pairings",
+                              verbose_name=_("round"))
+    order = models.PositiveIntegerField(_("order"), default=0)
+    # The format's sides in its notation ("17", "bye", "winner:W1-3"), and the entries once known
+    side_a = models.CharField(_("side A"), max_length=32)
+    side_b = models.CharField(_("side B"), max_length=32)
+    entry_a = models.ForeignKey(Entry, on_delete=models.PROTECT, null=True, blank=True,
+                                related_name="+", verbose_name=_("player A"))
+    entry_b = models.ForeignKey(Entry, on_delete=models.PROTECT, null=True, blank=True,
+                                related_name="+", verbose_name=_("player B"))
+    status = models.PositiveSmallIntegerField(
+        _("status"), choices=PairingStatus.choices, default=PairingStatus.WAITING, db_index=True,
+    )
+    table = models.OneToOneField(Table, on_delete=models.SET_NULL, null=True, blank=True,
+                                 related_name="tournament_pairing", verbose_name=_("table"))
+    match = models.OneToOneField(Match, on_delete=models.SET_NULL, null=True, blank=True,
+                                 related_name="tournament_pairing", verbose_name=_("match"))
+    paired_at = models.DateTimeField(_("paired"), null=True, blank=True)
+    # Result
+    winner = models.ForeignKey(Entry, on_delete=models.PROTECT, null=True, blank=True,
+                               related_name="+", verbose_name=_("winner"))
+    loser = models.ForeignKey(Entry, on_delete=models.PROTECT, null=True, blank=True,
+                              related_name="+", verbose_name=_("loser"))
+    winner_points = models.PositiveSmallIntegerField(_("winner's points"), null=True, blank=True)
+    loser_points = models.PositiveSmallIntegerField(_("loser's points"), null=True, blank=True)
+    result_source = models.CharField(_("result from"), max_length=10,
+                                     choices=ResultSource.choices, blank=True)
+    decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
+    # Over the board: the winner reports, the opponent or a referee confirms.
+    reported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+", verbose_name=_("reported by"),
+    )
+    reported_winner = models.ForeignKey(Entry, on_delete=models.PROTECT, null=True, blank=True,
+                                        related_name="+", verbose_name=_("reported winner"))
+    reported_winner_points = models.PositiveSmallIntegerField(
+        _("reported winner's points"), null=True, blank=True)
+    reported_loser_points = models.PositiveSmallIntegerField(
+        _("reported loser's points"), null=True, blank=True)
+    reported_at = models.DateTimeField(_("reported"), null=True, blank=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+        related_name="+", verbose_name=_("confirmed by"),
+    )
+    confirmed_at = models.DateTimeField(_("confirmed"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("pairing")
+        verbose_name_plural = _("pairings")
+        ordering = ["tournament", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "slot"], name="one_pairing_per_slot"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} {self.slot}"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status >= PairingStatus.DECIDED
+
+    @property
+    def has_report(self) -> bool:
+        return self.reported_by_id is not None and self.status == PairingStatus.PAIRED
+
+    def entries(self) -> tuple[Entry, ...]:
+        return tuple(e for e in (self.entry_a, self.entry_b) if e is not None)
+
+
+class TournamentLog(models.Model):
+    """Append-only: who changed what in a tournament, why and when."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="log",
+                                   verbose_name=_("tournament"))
+    pairing = models.ForeignKey(Pairing, on_delete=models.SET_NULL, null=True, blank=True,
+                                related_name="log", verbose_name=_("pairing"))
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
+                              blank=True, related_name="+", verbose_name=_("who"))
+    action = models.CharField(_("what"), max_length=32)
+    reason = models.TextField(_("why"), blank=True)
+    data: models.JSONField[Any] = models.JSONField(_("details"), default=dict, blank=True)
+    created_at = models.DateTimeField(_("when"), auto_now_add=True, db_index=True)
+
+    class Meta:
+        verbose_name = _("log entry")
+        verbose_name_plural = _("log")
+        ordering = ["tournament", "created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.created_at:%Y-%m-%d %H:%M} {self.action}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None:
+            raise ValueError("The tournament log is append-only.")
+        super().save(*args, **kwargs)

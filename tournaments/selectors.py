@@ -1,0 +1,326 @@
+"""Reads: a tournament as the formats see it, and as pages, the API and the admin show it.
+
+:func:`format_state` is the one bridge from the database to the pure formats; the services
+use it to advance a tournament and the pages use it for standings, so both agree.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from matches.models import Match, MatchStatus, Player
+from tournaments import formats
+from tournaments.models import (
+    Entry,
+    EntryStatus,
+    Pairing,
+    PairingStatus,
+    Tournament,
+    TournamentStatus,
+)
+
+REFEREES_GROUP = "Referees"
+
+BRACKET_ORDER = ("main", "winners", "losers", "final", "consolation")
+
+
+def tournament_group(tournament_id: int) -> str:
+    """The channel-layer group of every page showing one tournament."""
+    return f"tournament.{tournament_id}"
+
+
+# -- permissions ---------------------------------------------------------------------------
+
+
+def can_direct(user: Any, tournament: Tournament) -> bool:
+    """The tournament's director, a superuser, or a staff member allowed to change
+    tournaments."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    if user.is_superuser or (tournament.director_id is not None
+                             and tournament.director_id == user.pk):
+        return True
+    return bool(user.is_staff and user.has_perm("tournaments.change_tournament"))
+
+
+def is_referee(user: Any, tournament: Tournament) -> bool:
+    """Directors, staff and members of the Referees group may enter and correct results."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return False
+    if can_direct(user, tournament) or user.is_staff:
+        return True
+    return bool(user.groups.filter(name=REFEREES_GROUP).exists())
+
+
+# -- the formats' view -----------------------------------------------------------------------
+
+
+def format_of(tournament: Tournament) -> formats.Format:
+    """The tournament's format with its options. Raises :class:`formats.PairingError`."""
+    options = tournament.format_options or {}
+    if not isinstance(options, dict):
+        raise formats.PairingError("Format options must be a JSON object.", code="bad_option")
+    return formats.get_format(tournament.format, **options)
+
+
+def seeded_entry_ids(tournament: Tournament) -> list[int]:
+    """The draw, best seed first: every entry that was seeded when the tournament started."""
+    return list(
+        tournament.entries.filter(seed__isnull=False).order_by("seed")
+        .values_list("pk", flat=True)
+    )
+
+
+def to_format_pairing(row: Pairing) -> formats.Pairing:
+    return formats.Pairing(
+        slot=row.slot,
+        round=row.round.number,
+        bracket=formats.Bracket(row.round.bracket),
+        a=formats.parse_side(row.side_a),
+        b=formats.parse_side(row.side_b),
+    )
+
+
+def format_state(tournament: Tournament,
+                 rows: list[Pairing] | None = None) -> formats.TournamentState:
+    """The tournament as plain values: seeds, stored pairings, results of decided ones."""
+    if rows is None:
+        rows = list(tournament.pairings.select_related("round").order_by("order"))
+    results = [
+        formats.Result(row.slot, row.winner_id, row.loser_id, row.winner_points,
+                       row.loser_points)
+        for row in rows
+        if row.status == PairingStatus.DECIDED
+        and row.winner_id is not None and row.loser_id is not None
+    ]
+    return formats.TournamentState(
+        seeded_entry_ids(tournament), [to_format_pairing(row) for row in rows], results
+    )
+
+
+# -- lists -----------------------------------------------------------------------------------
+
+
+def visible_tournaments(user: Any = None) -> QuerySet[Tournament]:
+    """Tournaments past the draft stage; staff see drafts too."""
+    queryset = Tournament.objects.select_related("champion__player", "director")
+    if user is not None and getattr(user, "is_staff", False):
+        return queryset
+    return queryset.exclude(status=TournamentStatus.DRAFT)
+
+
+def entries_of(tournament: Tournament) -> QuerySet[Entry]:
+    return tournament.entries.select_related("player").order_by("seed", "registered_at", "pk")
+
+
+def entry_of(tournament: Tournament, player: Player | None) -> Entry | None:
+    if player is None:
+        return None
+    return tournament.entries.filter(player=player).first()
+
+
+def entry_dict(entry: Entry) -> dict[str, Any]:
+    return {
+        "id": entry.pk,
+        "player_id": entry.player_id,
+        "name": entry.player.display_name,
+        "rating": round(entry.player.rating, 2),
+        "seed": entry.seed,
+        "status": EntryStatus(entry.status).name.lower(),
+        "checked_in": entry.checked_in,
+    }
+
+
+def open_pairings_of(tournament: Tournament, player: Player) -> QuerySet[Pairing]:
+    """The player's pairings that are paired but not decided (their table, a report due)."""
+    return tournament.pairings.filter(
+        Q(entry_a__player=player) | Q(entry_b__player=player), status=PairingStatus.PAIRED
+    ).select_related("entry_a__player", "entry_b__player", "round", "table", "reported_winner")
+
+
+# -- standings and the bracket ----------------------------------------------------------------
+
+
+def standings(tournament: Tournament) -> list[dict[str, Any]]:
+    """One line per entrant, best first, with the format's tiebreaks. Before the draw: the
+    entries in registration order, unranked."""
+    entries = {entry.pk: entry for entry in entries_of(tournament)}
+    if not tournament.has_started:
+        return [
+            {**entry_dict(entry), "rank": None, "wins": 0, "losses": 0, "byes": 0,
+             "tiebreaks": {}}
+            for entry in entries.values() if entry.is_active
+        ]
+    fmt = format_of(tournament)
+    lines = fmt.standings(format_state(tournament))
+    return [
+        {
+            **entry_dict(entries[line.entrant]),
+            "rank": line.rank,
+            "wins": line.wins,
+            "losses": line.losses,
+            "byes": line.byes,
+            "tiebreaks": dict(line.tiebreaks),
+        }
+        for line in lines
+    ]
+
+
+def _side_label(notation: str) -> str:
+    side = formats.parse_side(notation)
+    if isinstance(side, formats.SlotRef):
+        if side.outcome is formats.Outcome.WINNER:
+            return _("Winner of %(slot)s") % {"slot": side.slot}
+        return _("Loser of %(slot)s") % {"slot": side.slot}
+    if isinstance(side, formats.Bye):
+        return _("Bye")
+    return "?"
+
+
+def _round_label(bracket: str, number: int, total: int) -> str:
+    if bracket == "final":
+        return _("Grand final") if number == 1 else _("Grand final (reset)")
+    if bracket in ("main", "winners", "consolation") and total > 1:
+        from_end = total - number
+        names = {0: _("Final"), 1: _("Semi-finals"), 2: _("Quarter-finals")}
+        if from_end in names:
+            return str(names[from_end])
+    return _("Round %(number)s") % {"number": number}
+
+
+BRACKET_LABELS = {
+    "winners": gettext_lazy("Winners' bracket"),
+    "losers": gettext_lazy("Losers' bracket"),
+    "final": gettext_lazy("Grand final"),
+    "consolation": gettext_lazy("Consolation bracket"),
+}
+
+
+def _bracket_label(bracket: str, tournament: Tournament) -> str:
+    if bracket == "main":
+        return _("Bracket") if tournament.is_elimination else _("Rounds")
+    return str(BRACKET_LABELS.get(bracket, bracket))
+
+
+def pairing_dict(row: Pairing, live_match: dict[int, int] | None = None) -> dict[str, Any]:
+    """A pairing as pages and the API show it; ``live_match`` maps table ids to the match
+    being played there."""
+    live_match = live_match or {}
+    match_id = live_match.get(row.table_id) if row.table_id else None
+    if match_id is None:
+        match_id = row.match_id
+
+    def side(entry: Entry | None, notation: str) -> dict[str, Any]:
+        if entry is None:
+            return {"entry": None, "name": _side_label(notation), "seed": None,
+                    "winner": False, "points": None, "player_id": None}
+        won = row.winner_id == entry.pk and row.status == PairingStatus.DECIDED
+        lost = row.loser_id == entry.pk
+        return {
+            "entry": entry.pk,
+            "player_id": entry.player_id,
+            "name": entry.player.display_name,
+            "seed": entry.seed,
+            "winner": won,
+            "points": row.winner_points if won else (row.loser_points if lost else None),
+            "status": EntryStatus(entry.status).name.lower(),
+        }
+
+    live = row.table_id is not None and row.table_id in live_match
+    return {
+        "id": row.pk,
+        "slot": row.slot,
+        "bracket": row.round.bracket,
+        "round": row.round.number,
+        "match_length": row.round.match_length,
+        "status": PairingStatus(row.status).name.lower(),
+        "a": side(row.entry_a, row.side_a),
+        "b": side(row.entry_b, row.side_b),
+        "winner": row.winner_id,
+        "result_source": row.result_source or None,
+        "table_id": row.table_id,
+        "match_id": match_id,
+        "live": live,
+        "watch_url": f"/tables/{row.table_id}/" if row.table_id else None,
+        "reported": row.has_report,
+    }
+
+
+def live_matches(tournament: Tournament) -> dict[int, int]:
+    """Table id → id of the match in progress there, for this tournament's tables."""
+    return dict(
+        Match.objects.filter(
+            table__tournament_pairing__tournament=tournament, status=MatchStatus.PLAYING
+        ).values_list("table_id", "pk")
+    )
+
+
+def pairing_rows(tournament: Tournament) -> list[Pairing]:
+    return list(
+        tournament.pairings.select_related(
+            "round", "entry_a__player", "entry_b__player"
+        ).order_by("order")
+    )
+
+
+def bracket(tournament: Tournament) -> dict[str, Any]:
+    """Every pairing, grouped by bracket and round, JSON-ready (the page draws it)."""
+    live = live_matches(tournament)
+    rounds: dict[str, dict[int, list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
+    for row in pairing_rows(tournament):
+        rounds[row.round.bracket][row.round.number].append(pairing_dict(row, live))
+    brackets = []
+    for name in sorted(rounds, key=lambda b: BRACKET_ORDER.index(b)
+                       if b in BRACKET_ORDER else len(BRACKET_ORDER)):
+        by_number = rounds[name]
+        total = max(by_number)
+        brackets.append({
+            "bracket": name,
+            "label": _bracket_label(name, tournament),
+            "rounds": [
+                {
+                    "number": number,
+                    "label": _round_label(name, number, total)
+                    if tournament.is_elimination else _("Round %(number)s") % {"number": number},
+                    "match_length": pairings[0]["match_length"],
+                    "pairings": pairings,
+                }
+                for number, pairings in sorted(by_number.items())
+            ],
+        })
+    champion = tournament.champion
+    return {
+        "tournament": tournament.pk,
+        "format": tournament.format,
+        "status": TournamentStatus(tournament.status).name.lower(),
+        "champion": entry_dict(champion) if champion is not None else None,
+        "brackets": brackets,
+    }
+
+
+def tournament_dict(tournament: Tournament) -> dict[str, Any]:
+    return {
+        "id": tournament.pk,
+        "name": tournament.name,
+        "description": tournament.description,
+        "format": tournament.format,
+        "format_options": tournament.format_options,
+        "seeding": tournament.seeding,
+        "rng_seed": tournament.rng_seed if tournament.has_started else None,
+        "status": TournamentStatus(tournament.status).name.lower(),
+        "match_lengths": tournament.match_lengths,
+        "over_the_board": tournament.over_the_board,
+        "no_show_minutes": tournament.no_show_minutes,
+        "entries": tournament.entries.filter(status=EntryStatus.ACTIVE).count(),
+        "max_entries": tournament.max_entries,
+        "champion": entry_dict(tournament.champion) if tournament.champion else None,
+        "started_at": tournament.started_at.isoformat() if tournament.started_at else None,
+        "finished_at": tournament.finished_at.isoformat() if tournament.finished_at else None,
+        "url": reverse("tournaments:detail", args=[tournament.pk]),
+    }
