@@ -20,7 +20,11 @@ from django.conf import settings  # noqa: E402
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 from django.urls import URLPattern, URLResolver  # noqa: E402
 
-websocket_urlpatterns: list[URLPattern | URLResolver] = []
+from matches import routing as matches_routing  # noqa: E402
+
+websocket_urlpatterns: list[URLPattern | URLResolver] = [
+    *matches_routing.websocket_urlpatterns,
+]
 
 # Like `runserver`, serve static files from the app itself while developing; in production
 # the proxy serves `collectstatic`'s output.

@@ -1,0 +1,341 @@
+"""Live play over WebSockets: one consumer per open board, one for the lobby.
+
+The protocol is written down for bot authors in ``docs/protocol.md``. In short: a board
+connects to ``/ws/tables/<id>/``, gets the full state at once and again after every change
+(each connection with its own viewer, so only the player who must act gets the legal plays),
+and sends ``{"type": "action", ...}``, ``sit``, ``stand`` or ``sync``. Every command is one
+``database_sync_to_async`` call into :mod:`matches.services`; a refused command comes back
+as ``{"type": "error", "error": code, "detail": text}`` and changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.db.models import Q
+
+from matches import presence, services
+from matches.broadcast import LOBBY_GROUP, table_group
+from matches.models import Match, MatchStatus, Player, Table
+from matches.selectors import match_state, open_tables
+
+# Close codes (4000-4999 are the application's own): the browser shows why it was sent away.
+CLOSE_NO_TABLE = 4404
+CLOSE_FORBIDDEN = 4403
+
+LOBBY_SIZE = 100
+
+
+class ClientError(Exception):
+    """A request refused before it reached a service (malformed, unknown type...)."""
+
+    def __init__(self, code: str, detail: str) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+
+
+# -- what a table and the lobby look like to a client (plain dicts, JSON-ready) -------------
+
+
+def table_rules(table: Table) -> dict[str, Any]:
+    """The rules a table plays, as the lobby and the board show them."""
+    control = table.time_control()
+    clock = None
+    if control is not None:
+        clock = {"delay": control.delay, "reserve": control.reserve_for(table.match_length),
+                 "reserve_per_point": control.reserve_per_point or None,
+                 "flag_penalty": table.flag_penalty}
+    return {
+        "match_length": table.match_length,
+        "cube": table.cube_enabled,
+        "gammons": table.gammons_enabled,
+        "crawford": table.crawford,
+        "rated": table.is_rated,
+        "clock": clock,
+    }
+
+
+def _seat_dict(player: Player | None) -> dict[str, Any] | None:
+    if player is None:
+        return None
+    return {"id": player.pk, "name": player.display_name, "rating": round(player.rating, 2)}
+
+
+def table_dict(table: Table, match: Match | None) -> dict[str, Any]:
+    """A table: its name, rules, who sits there and the match being shown (if any)."""
+    return {
+        "id": table.pk,
+        "name": table.name,
+        "is_public": table.is_public,
+        "rules": table_rules(table),
+        "seats": [_seat_dict(table.seat0), _seat_dict(table.seat1)],
+        "reserved": bool(table.reserved0_id or table.reserved1_id),
+        "match_id": match.pk if match is not None else None,
+        "playing": match is not None and match.status == MatchStatus.PLAYING,
+    }
+
+
+def _latest_match(table_id: int) -> Match | None:
+    """The match in progress at the table, else the last one played there."""
+    return (Match.objects.filter(table_id=table_id)
+            .select_related("player0", "player1", "table")
+            .order_by("-pk").first())
+
+
+def table_state(table_id: int, viewer: Player | None) -> dict[str, Any]:
+    """Everything a board at ``table_id`` shows to ``viewer`` (``None``: a spectator).
+
+    With a match (in progress or the last one): :func:`matches.selectors.match_state` plus
+    ``table`` and ``server_time``. Before the first match: ``{"type": "table", ...}``.
+    Raises ``Table.DoesNotExist``.
+    """
+    table = Table.objects.select_related("seat0", "seat1").get(pk=table_id)
+    match = _latest_match(table_id)
+    data: dict[str, Any]
+    if match is None:
+        data = {"type": "table", "match_id": None, "version": None}
+    else:
+        data = match_state(match, viewer)
+    data["table"] = table_dict(table, match)
+    data["server_time"] = time.time()
+    return data
+
+
+def lobby_tables() -> list[dict[str, Any]]:
+    """The newest public tables with their rules, seats and match in progress (if any)."""
+    tables = list(open_tables().order_by("-created_at")[:LOBBY_SIZE])
+    playing = {
+        match.table_id: match
+        for match in Match.objects.filter(table__in=[t.pk for t in tables],
+                                          status=MatchStatus.PLAYING)
+        .only("pk", "table_id", "status", "score0", "score1")
+    }
+    rows = []
+    for table in tables:
+        match = playing.get(table.pk)
+        row = table_dict(table, match)
+        row["score"] = [match.score0, match.score1] if match is not None else None
+        rows.append(row)
+    return rows
+
+
+# -- the sync side of each command: one call into the services each --------------------------
+
+
+def _viewer_for(user: Any) -> Player | None:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return services.player_for_user(user)
+
+
+def _open_board(table_id: int, user: Any) -> tuple[Player | None, bool]:
+    """The viewer of a new board and whether they play at this table.
+
+    Raises ``Table.DoesNotExist``; :class:`ClientError` when a private table is not theirs.
+    """
+    table = Table.objects.get(pk=table_id)
+    player = _viewer_for(user)
+    seated = player is not None and _plays_at(table, player)
+    if not table.is_public and not seated:
+        reserved = player is not None and player.pk in (table.reserved0_id, table.reserved1_id)
+        if not reserved:
+            raise ClientError("forbidden", "This table is private.")
+    return player, seated
+
+
+def _plays_at(table: Table, player: Player) -> bool:
+    if player.pk in (table.seat0_id, table.seat1_id):
+        return True
+    return Match.objects.filter(table=table, status=MatchStatus.PLAYING).filter(
+        Q(player0=player) | Q(player1=player)).exists()
+
+
+def _act(table_id: int, player: Player | None, action: str, expected_version: int,
+         play: str | None, match_id: int | None) -> None:
+    if player is None:
+        raise services.ServiceError("not_authenticated", "Log in to play.")
+    matches = Match.objects.filter(table_id=table_id)
+    if match_id is not None:
+        matches = matches.filter(pk=match_id)
+    else:
+        matches = matches.filter(status=MatchStatus.PLAYING)
+    target = matches.order_by("-pk").values_list("pk", flat=True).first()
+    if target is None:
+        raise services.ServiceError("no_match", "No match is being played at this table.")
+    services.match_act(match_id=target, player=player, action=action,
+                       expected_version=expected_version, play=play)
+
+
+def _sit(table_id: int, player: Player | None, seat: int | None) -> None:
+    if player is None:
+        raise services.ServiceError("not_authenticated", "Log in to take a seat.")
+    services.table_sit(table_id=table_id, player=player, seat=seat)
+
+
+def _stand(table_id: int, player: Player | None) -> None:
+    if player is None:
+        raise services.ServiceError("not_authenticated", "Log in first.")
+    services.table_stand(table_id=table_id, player=player)
+
+
+# -- consumers --------------------------------------------------------------------------------
+
+
+class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    """One open board of one table: a player's or a spectator's."""
+
+    table_id: int
+    group: str
+    player: Player | None = None
+    present = False  # told presence this board is open (a seated player's board)
+    shown: tuple[int | None, int | None] = (None, None)  # (match id, version) last sent
+
+    async def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.group = table_group(self.table_id)
+        try:
+            self.player, seated = await database_sync_to_async(_open_board)(
+                self.table_id, self.scope.get("user"))
+        except Table.DoesNotExist:
+            await self.accept()
+            await self.close(code=CLOSE_NO_TABLE)
+            return
+        except ClientError as error:
+            await self.accept()
+            await self.send_error(error.code, error.detail)
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        if seated:
+            await self._mark_present()
+        await self.send_state()
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.present and self.player is not None:
+            await database_sync_to_async(presence.disconnected)(
+                table_id=self.table_id, player_id=self.player.pk,
+                channel_name=self.channel_name)
+            self.present = False
+
+    async def _mark_present(self) -> None:
+        if self.present or self.player is None:
+            return
+        await database_sync_to_async(presence.connected)(
+            table_id=self.table_id, player_id=self.player.pk, channel_name=self.channel_name)
+        self.present = True
+
+    # -- sending ------------------------------------------------------------------------------
+
+    async def send_state(self) -> None:
+        """Read the table afresh and send this viewer its full state."""
+        try:
+            state = await database_sync_to_async(table_state)(self.table_id, self.player)
+        except Table.DoesNotExist:
+            await self.close(code=CLOSE_NO_TABLE)
+            return
+        self.shown = (state.get("match_id"), state.get("version"))
+        await self.send_json(state)
+
+    async def send_error(self, code: str, detail: str, ref: Any = None) -> None:
+        message: dict[str, Any] = {"type": "error", "error": code, "detail": detail}
+        if ref is not None:
+            message["ref"] = ref
+        await self.send_json(message)
+
+    # -- group messages (sent by the services after commit) -----------------------------------
+
+    async def match_changed(self, event: dict[str, Any]) -> None:
+        match_id, version = self.shown
+        if event.get("match_id") == match_id and version is not None \
+                and isinstance(event.get("version"), int) and event["version"] <= version:
+            return  # this board already shows that version or a newer one
+        await self.send_state()
+
+    async def table_changed(self, event: dict[str, Any]) -> None:
+        await self.send_state()
+
+    # -- commands from the client ---------------------------------------------------------------
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
+                      **kwargs: Any) -> None:
+        try:
+            content = json.loads(text_data or "")
+        except ValueError:
+            await self.send_error("bad_request", "Send one JSON object per message.")
+            return
+        await self.receive_json(content)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        ref = content.get("ref") if isinstance(content, dict) else None
+        try:
+            if not isinstance(content, dict):
+                raise ClientError("bad_request", "Send one JSON object per message.")
+            kind = content.get("type")
+            if kind == "action":
+                await self._action(content)
+            elif kind == "sit":
+                seat = content.get("seat")
+                if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
+                    raise ClientError("bad_request", "seat is 0, 1 or absent.")
+                await database_sync_to_async(_sit)(self.table_id, self.player, seat)
+                await self._mark_present()
+            elif kind == "stand":
+                await database_sync_to_async(_stand)(self.table_id, self.player)
+            elif kind == "sync":
+                await self.send_state()
+            else:
+                raise ClientError("unknown_type",
+                                  "type is one of: action, sit, stand, sync.")
+        except (ClientError, services.ServiceError) as error:
+            await self.send_error(error.code, error.detail, ref)
+
+    async def _action(self, content: dict[str, Any]) -> None:
+        action = content.get("action")
+        version = content.get("expected_version")
+        play = content.get("play")
+        match_id = content.get("match_id")
+        if not isinstance(action, str):
+            raise ClientError("bad_request", "action is one of: "
+                              + ", ".join(services.PLAYER_ACTIONS) + ".")
+        if isinstance(version, bool) or not isinstance(version, int):
+            raise ClientError("bad_request", "expected_version (the state's version) is required.")
+        if play is not None and not isinstance(play, str):
+            raise ClientError("bad_request", "play is the play's notation, such as '24/18 13/10'.")
+        if match_id is not None and (isinstance(match_id, bool) or not isinstance(match_id, int)):
+            raise ClientError("bad_request", "match_id is a number.")
+        await database_sync_to_async(_act)(self.table_id, self.player, action, version, play,
+                                           match_id)
+
+
+class LobbyConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    """The lobby's table list, sent on connect and again whenever a table changes."""
+
+    async def connect(self) -> None:
+        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        await self.accept()
+        await self.send_lobby()
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+
+    async def send_lobby(self) -> None:
+        tables = await database_sync_to_async(lobby_tables)()
+        await self.send_json({"type": "lobby", "tables": tables})
+
+    async def lobby_changed(self, event: dict[str, Any]) -> None:
+        await self.send_lobby()
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if isinstance(content, dict) and content.get("type") == "sync":
+            await self.send_lobby()
+        else:
+            await self.send_json({"type": "error", "error": "unknown_type",
+                                  "detail": "The lobby only understands sync."})
