@@ -135,6 +135,8 @@ def stop_embedded_redis(port: int | None = None, timeout: float = 10.0) -> bool:
     port = port if port is not None else embedded_redis_port()
     if not ping(port):
         return False
+    pid_file = _data_dir(port) / "redis.pid"
+    pid = int(pid_file.read_text()) if pid_file.exists() else None
     client = redis.Redis(host=HOST, port=port, socket_timeout=2)
     try:
         client.shutdown()
@@ -143,8 +145,20 @@ def stop_embedded_redis(port: int | None = None, timeout: float = 10.0) -> bool:
     finally:
         client.close()
     deadline = time.monotonic() + timeout
+    # It stops answering before it has exited; wait for the process too, so its files
+    # (log, dump) are complete when we return.
     while time.monotonic() < deadline:
-        if not ping(port, timeout=0.2):
+        if not ping(port, timeout=0.2) and (pid is None or not _process_exists(pid)):
             return True
         time.sleep(0.05)
     raise EmbeddedRedisError(f"Redis on port {port} did not stop")
+
+
+def _process_exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

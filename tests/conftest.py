@@ -45,12 +45,21 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
+    from django.conf import settings
+
     from tavla.embedded_redis import VAR_DIR, stop_embedded_redis
 
     port = _started_embedded_redis_port
     if port is not None:
         stop_embedded_redis(port)
         shutil.rmtree(VAR_DIR / f"redis-{port}", ignore_errors=True)
+    # Django removes the SQLite test database file but not its WAL companions.
+    db = settings.DATABASES["default"]
+    if db["ENGINE"] == "django.db.backends.sqlite3":
+        test_db = Path(db["TEST"]["NAME"])
+        if not test_db.exists():
+            for suffix in ("-wal", "-shm"):
+                test_db.with_name(test_db.name + suffix).unlink(missing_ok=True)
 
 
 @pytest.fixture(scope="session")
