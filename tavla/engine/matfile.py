@@ -75,7 +75,12 @@ def _cells(game: GameRecord) -> list[tuple[Player, str]]:
     pending: tuple[Player, tuple[int, int]] | None = None  # a roll not yet played
     for event in game.events:
         kind = event.kind
-        if kind is EventKind.ROLL:
+        if kind is EventKind.OPENING_ROLL:
+            assert event.dice is not None
+            die0, die1 = event.dice
+            if die0 != die1:
+                pending = (0 if die0 > die1 else 1, (max(event.dice), min(event.dice)))
+        elif kind is EventKind.ROLL:
             assert event.player is not None and event.dice is not None
             pending = (event.player, event.dice)
         elif kind is EventKind.PLAY:
@@ -100,8 +105,8 @@ def _cells(game: GameRecord) -> list[tuple[Player, str]]:
             assert event.player is not None
             cells.append((event.player, " Drops"))
     if pending is not None:
-        # Rolled, then the game ended before the play (a resignation, a flag, a referee):
-        # gnubg reads a roll without a play as the dice being set.
+        # Rolled, then the game ended (a resignation, a flag, a referee) or is still waiting
+        # for the play: gnubg reads a roll without a play as the dice being set.
         player, dice = pending
         cells.append((player, f"{dice[0]}{dice[1]}:"))
     return cells
