@@ -26,6 +26,10 @@ websocket_urlpatterns: list[URLPattern | URLResolver] = [
     *matches_routing.websocket_urlpatterns,
 ]
 
+from tournaments import routing as tournaments_routing  # noqa: E402
+
+websocket_urlpatterns += tournaments_routing.websocket_urlpatterns
+
 # Like `runserver`, serve static files from the app itself while developing; in production
 # the proxy serves `collectstatic`'s output.
 http_app = ASGIStaticFilesHandler(django_asgi_app) if settings.DEBUG else django_asgi_app
