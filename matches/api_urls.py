@@ -1,0 +1,22 @@
+"""The REST API's URLs, mounted at ``/api/`` by ``tavla.urls``.
+
+``/api/schema/`` (OpenAPI 3) is served by ``tavla.urls``; the browsable docs are here.
+"""
+
+from django.urls import path
+from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerView
+from rest_framework.routers import SimpleRouter
+
+from matches.api import MatchViewSet, PlayerViewSet, TableViewSet, TokenView
+
+router = SimpleRouter()
+router.register("players", PlayerViewSet, basename="api-player")
+router.register("tables", TableViewSet, basename="api-table")
+router.register("matches", MatchViewSet, basename="api-match")
+
+urlpatterns = [
+    path("token/", TokenView.as_view(), name="api-token"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
+    *router.urls,
+]

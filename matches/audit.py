@@ -1,0 +1,192 @@
+"""Reading a match's record: ``.mat`` export, the dice audit and a step-by-step replay.
+
+Shared by the REST API and the referee admin. Nothing here writes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from matches.models import Event, EventKind, Match
+from matches.state import load_state
+from tavla.engine.actions import action_from_dict
+from tavla.engine.dice import DiceVerificationError, commitment_for, recompute_rolls
+from tavla.engine.match import MatchState, Rules
+from tavla.engine.matfile import export_mat
+
+ROLL_ACTIONS = ("opening_roll", "roll")
+
+
+def mat_export(match: Match) -> str:
+    """The match so far as a Jellyfish ``.mat`` text, with the players' display names."""
+    return export_mat(
+        load_state(match),
+        (match.player0.display_name, match.player1.display_name),
+        event=match.table.name,
+        date=match.started_at.date() if match.started_at else None,
+    )
+
+
+def mat_filename(match: Match) -> str:
+    return f"tavla-match-{match.pk}.mat"
+
+
+def logged_rolls(events: list[Event]) -> list[tuple[int, str, tuple[int, int]]]:
+    """Every roll in the log, opening rolls (and their ties) included, in the order rolled:
+    ``(sequence, kind, dice)``."""
+    rolls = []
+    for event in events:
+        action = event.payload.get("action") if isinstance(event.payload, dict) else None
+        if action and action.get("type") in ROLL_ACTIONS:
+            dice = action["dice"]
+            rolls.append((event.sequence, str(action["type"]), (int(dice[0]), int(dice[1]))))
+    return rolls
+
+
+def dice_audit(match: Match) -> dict[str, Any]:
+    """The provably fair dice of ``match``: the commitment, and once the match is over the
+    seed, every roll recomputed from it and whether each matches the logged roll.
+
+    Scripted rolls (tests and demonstrations only) come before the fair ones and are marked;
+    their presence is reported, never hidden.
+    """
+    events = list(match.events.order_by("sequence"))
+    rolls = logged_rolls(events)
+    fair_count = match.dice_counter // 2
+    scripted_count = max(0, len(rolls) - fair_count) if match.dice_were_scripted else 0
+    entries: list[dict[str, Any]] = [
+        {"sequence": sequence, "kind": kind, "dice": list(dice),
+         "scripted": index < scripted_count, "recomputed": None, "matches": None}
+        for index, (sequence, kind, dice) in enumerate(rolls)
+    ]
+    audit: dict[str, Any] = {
+        "commitment": match.dice_commitment,
+        "seed_revealed": match.seed_revealed,
+        "seed": None,
+        "commitment_matches": None,
+        "dice_were_scripted": match.dice_were_scripted,
+        "scripted_rolls": scripted_count,
+        "rolls": entries,
+        "verified": None,
+        "detail": "The seed is revealed when the match ends; until then only its SHA-256 "
+                  "commitment is public.",
+    }
+    if not match.seed_revealed:
+        return audit
+    audit["seed"] = match.dice_seed
+    try:
+        seed = bytes.fromhex(match.dice_seed)
+        recomputed = recompute_rolls(seed, fair_count)
+    except (ValueError, DiceVerificationError):
+        audit.update(commitment_matches=False, verified=False,
+                     detail="The stored seed is not a valid hex seed.")
+        return audit
+    audit["commitment_matches"] = commitment_for(seed) == match.dice_commitment.lower()
+    fair_entries = entries[scripted_count:]
+    for entry, want in zip(fair_entries, recomputed, strict=False):
+        entry["recomputed"] = list(want)
+        entry["matches"] = tuple(entry["dice"]) == want
+    counts_agree = len(fair_entries) == len(recomputed)
+    all_match = all(entry["matches"] for entry in fair_entries)
+    audit["verified"] = bool(audit["commitment_matches"] and counts_agree and all_match)
+    parts = [
+        "the seed matches the commitment" if audit["commitment_matches"]
+        else "the seed does NOT match the commitment",
+        f"{sum(1 for e in fair_entries if e['matches'])} of {len(fair_entries)} fair rolls "
+        "recompute to the logged rolls",
+    ]
+    if not counts_agree:
+        parts.append(f"the seed was used for {len(recomputed)} rolls but {len(fair_entries)} "
+                     "are logged")
+    if scripted_count:
+        parts.append(f"the first {scripted_count} rolls were SCRIPTED (tests or a "
+                     "demonstration), not rolled")
+    audit["detail"] = "; ".join(parts) + "."
+    return audit
+
+
+@dataclass(frozen=True)
+class ReplayStep:
+    """One event of the log and the engine state right after it."""
+
+    event: Event
+    state: MatchState
+    changed: bool  # the event applied an engine action (the board or the game moved on)
+    description: str
+
+
+def _describe(event: Event, names: tuple[str, str]) -> str:
+    payload = event.payload if isinstance(event.payload, dict) else {}
+    action = payload.get("action") or {}
+    kind = action.get("type", event.kind)
+
+    def name(seat: Any) -> str:
+        return names[seat] if seat in (0, 1) else "?"
+
+    if event.kind == EventKind.START:
+        rules = payload.get("rules", {})
+        length = rules.get("match_length")
+        return f"Match started: {f'{length} points' if length else 'money session'}."
+    if kind == "opening_roll":
+        dice = action["dice"]
+        tie = " (tie: rolled again)" if dice[0] == dice[1] else ""
+        return f"Opening roll: {names[0]} {dice[0]}, {names[1]} {dice[1]}{tie}."
+    if kind == "roll":
+        who = "" if action.get("player") is None else f"{name(action['player'])} "
+        return f"{who}rolled {action['dice'][0]}-{action['dice'][1]}."
+    if kind == "play":
+        return f"Played {action.get('play') or '(no legal play)'}."
+    if kind in ("double", "take", "drop"):
+        return kind.capitalize() + "."
+    if kind in ("resign", "timeout", "forfeit"):
+        extra = f" ({payload['reason']})" if payload.get("reason") else ""
+        verb = {"resign": "resigned", "timeout": "lost on time", "forfeit": "forfeited"}[kind]
+        return f"{name(action.get('player'))} {verb}{extra}."
+    if kind == "adjudicate":
+        points = action.get("points")
+        worth = f", {points} point(s)" if points else ""
+        return (f"Referee awarded the {action.get('scope', 'game')} to "
+                f"{name(action.get('winner'))}{worth}: {action.get('reason', '')}")
+    if kind == "new_game":
+        return "New game."
+    if kind == "end_session":
+        return "Session ended."
+    if event.kind == EventKind.GAME_END:
+        return (f"Game won by {name(payload.get('winner'))}: {payload.get('points')} "
+                f"point(s), {payload.get('kind')} ({payload.get('reason')}), "
+                f"cube {payload.get('cube_value')}.")
+    if event.kind == EventKind.MATCH_END:
+        score = payload.get("score") or [0, 0]
+        winner = payload.get("winner")
+        who = "no winner" if winner is None else f"won by {name(winner)}"
+        return f"Match over, {who}: {score[0]}-{score[1]} ({payload.get('reason')})."
+    if event.kind == EventKind.VOID:
+        return f"Voided: {payload.get('reason', '')}"
+    return str(event.get_kind_display())
+
+
+def replay_steps(match: Match, events: list[Event] | None = None) -> Iterator[ReplayStep]:
+    """Replay the log of ``match`` one event at a time through the engine.
+
+    Raises :class:`~tavla.engine.errors.EngineError` (a ``ValueError``) when the log does not
+    replay; :func:`matches.services.match_verify` says so without raising.
+    """
+    if events is None:
+        events = list(match.events.order_by("sequence").select_related("actor"))
+    names = (match.player0.display_name, match.player1.display_name)
+    state: MatchState | None = None
+    for event in events:
+        changed = False
+        if event.kind == EventKind.START:
+            state = MatchState.new(Rules.from_dict(event.payload["rules"]))
+            changed = True
+        elif "action" in event.payload:
+            if state is None:
+                raise ValueError("the log has an action before its start event")
+            state = state.apply(action_from_dict(event.payload["action"]))
+            changed = True
+        if state is None:
+            raise ValueError("the log does not begin with a start event")
+        yield ReplayStep(event, state, changed, _describe(event, names))

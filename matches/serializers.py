@@ -1,0 +1,330 @@
+"""What the REST API reads and writes. Serializers validate input and shape output; every
+change still goes through :mod:`matches.services`.
+
+``MatchStateSerializer`` only documents :func:`matches.selectors.match_state` (the one dict the
+API and the WebSocket both send); the view returns that dict as it is.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from matches.models import (
+    Event,
+    FlagPenalty,
+    Match,
+    MatchStatus,
+    Player,
+    RatingRecord,
+    Table,
+)
+from matches.services import PLAYER_ACTIONS
+from tavla.engine.clock import PRESETS
+
+# -- errors ------------------------------------------------------------------------------------
+
+
+class ErrorSerializer(serializers.Serializer[Any]):
+    """Every error the API returns."""
+
+    error = serializers.CharField(help_text="A stable code for programs, e.g. stale_version.")
+    detail = serializers.CharField(help_text="What went wrong, for people.")
+    # The error shape has a "fields" key; as a declared field it leaves Serializer.fields be.
+    fields = serializers.DictField(  # type: ignore[assignment]
+        child=serializers.ListField(child=serializers.CharField()), required=False,
+        help_text="Validation errors only: the messages of each invalid field.",
+    )
+
+
+# -- players -----------------------------------------------------------------------------------
+
+
+class PlayerSerializer(serializers.ModelSerializer[Player]):
+    username = serializers.CharField(source="user.username", read_only=True)
+
+    class Meta:
+        model = Player
+        fields = ["id", "username", "display_name", "rating", "experience"]
+
+
+class RatingRecordSerializer(serializers.ModelSerializer[RatingRecord]):
+    delta = serializers.FloatField(read_only=True)
+
+    class Meta:
+        model = RatingRecord
+        fields = ["match", "before", "after", "delta", "created_at"]
+
+
+class PlayerDetailSerializer(PlayerSerializer):
+    rating_history = RatingRecordSerializer(many=True, read_only=True)
+
+    class Meta(PlayerSerializer.Meta):
+        fields = [*PlayerSerializer.Meta.fields, "rating_history"]
+
+
+class PlayerBriefSerializer(serializers.ModelSerializer[Player]):
+    class Meta:
+        model = Player
+        fields = ["id", "display_name", "rating"]
+
+
+# -- tables ------------------------------------------------------------------------------------
+
+RULE_FIELDS = [
+    "is_public", "is_rated", "cube_enabled", "gammons_enabled", "match_length", "crawford",
+    "clock_enabled", "clock_delay", "clock_reserve_seconds", "clock_reserve_per_point",
+    "grace_seconds", "flag_penalty",
+]
+
+
+class TableSerializer(serializers.ModelSerializer[Table]):
+    seat0 = PlayerBriefSerializer(read_only=True, allow_null=True)
+    seat1 = PlayerBriefSerializer(read_only=True, allow_null=True)
+    free_seats = serializers.SerializerMethodField()
+    current_match = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Table
+        fields = ["id", "name", "created_by", "created_at", "seat0", "seat1", "free_seats",
+                  "current_match", *RULE_FIELDS]
+        read_only_fields = fields
+
+    def get_free_seats(self, table: Table) -> list[int]:
+        return [seat for seat, taken in enumerate((table.seat0_id, table.seat1_id)) if not taken]
+
+    def get_current_match(self, table: Table) -> int | None:
+        """The id of the match being played at the table, if any."""
+        playing = getattr(table, "playing_matches", None)
+        if playing is not None:  # prefetched by the view
+            return playing[0].pk if playing else None
+        match = table.matches.filter(status=MatchStatus.PLAYING).order_by("-pk").first()
+        return None if match is None else match.pk
+
+
+class TableCreateSerializer(serializers.ModelSerializer[Table]):
+    """A new table's name and rules; ``clock_preset`` fills in the clock fields."""
+
+    clock_preset = serializers.ChoiceField(
+        choices=sorted(PRESETS), required=False, write_only=True,
+        help_text="A named time control: sets clock_enabled and the clock fields.",
+    )
+    match_length = serializers.IntegerField(
+        min_value=1, max_value=99, allow_null=True, required=False, default=None,
+        help_text="Points to win the match; null for a money session.",
+    )
+    flag_penalty = serializers.ChoiceField(choices=FlagPenalty.choices, required=False)
+
+    class Meta:
+        model = Table
+        fields = ["name", "clock_preset", *RULE_FIELDS]
+        extra_kwargs = {"name": {"required": True}}
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        preset = attrs.pop("clock_preset", None)
+        if preset is not None:
+            control = PRESETS[preset]
+            attrs["clock_enabled"] = control is not None
+            if control is not None:
+                attrs.update(clock_delay=control.delay,
+                             clock_reserve_seconds=control.reserve_seconds,
+                             clock_reserve_per_point=control.reserve_per_point,
+                             grace_seconds=control.grace)
+        for name in ("clock_delay", "clock_reserve_seconds", "clock_reserve_per_point",
+                     "grace_seconds"):
+            if attrs.get(name, 0) < 0:
+                raise serializers.ValidationError({name: "Must not be negative."})
+        return attrs
+
+
+class TableFilterSerializer(serializers.Serializer[Any]):
+    """Query parameters of the table list."""
+
+    public = serializers.BooleanField(required=False, allow_null=True, default=None)
+    rated = serializers.BooleanField(required=False, allow_null=True, default=None)
+    cube = serializers.BooleanField(required=False, allow_null=True, default=None)
+    gammons = serializers.BooleanField(required=False, allow_null=True, default=None)
+    clock = serializers.BooleanField(required=False, allow_null=True, default=None)
+    match_length = serializers.RegexField(
+        r"^(money|[1-9][0-9]?)$", required=False,
+        help_text="Points (1-99), or 'money' for money sessions.",
+    )
+    free_seat = serializers.BooleanField(
+        required=False, allow_null=True, default=None,
+        help_text="true: at least one seat is free; false: both seats are taken.",
+    )
+
+
+class SitSerializer(serializers.Serializer[Any]):
+    seat = serializers.ChoiceField(choices=[0, 1], required=False, allow_null=True, default=None,
+                                   help_text="0 or 1; omit for the first free seat.")
+
+
+# -- matches -----------------------------------------------------------------------------------
+
+
+class MatchSummarySerializer(serializers.ModelSerializer[Match]):
+    player0 = PlayerBriefSerializer(read_only=True)
+    player1 = PlayerBriefSerializer(read_only=True)
+    status = serializers.SerializerMethodField()
+    match_length = serializers.IntegerField(source="table.match_length", read_only=True,
+                                            allow_null=True)
+
+    class Meta:
+        model = Match
+        fields = ["id", "table", "player0", "player1", "status", "score0", "score1", "winner",
+                  "match_length", "version", "started_at", "finished_at"]
+        read_only_fields = fields
+
+    def get_status(self, match: Match) -> str:
+        return MatchStatus(match.status).name.lower()
+
+
+class MatchFilterSerializer(serializers.Serializer[Any]):
+    status = serializers.ChoiceField(
+        choices=[status.name.lower() for status in MatchStatus], required=False,
+    )
+    player = serializers.IntegerField(required=False, help_text="A player's id.")
+    table = serializers.IntegerField(required=False, help_text="A table's id.")
+
+
+class SeatStateSerializer(serializers.Serializer[Any]):
+    seat = serializers.IntegerField()
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    rating = serializers.FloatField()
+    pips = serializers.IntegerField()
+    score = serializers.IntegerField()
+    reserve = serializers.FloatField(allow_null=True, help_text="Clock reserve in seconds.")
+
+
+class BoardSerializer(serializers.Serializer[Any]):
+    points = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Player 0's points 1-24: positive counts are player 0's checkers, "
+                  "negative player 1's.",
+    )
+    bar = serializers.ListField(child=serializers.IntegerField(),
+                                help_text="Checkers on the bar of (player 0, player 1).")
+    off = serializers.ListField(child=serializers.IntegerField(),
+                                help_text="Checkers borne off by (player 0, player 1).")
+
+
+class CubeSerializer(serializers.Serializer[Any]):
+    value = serializers.IntegerField()
+    owner = serializers.IntegerField(allow_null=True, help_text="null: centred.")
+    may_double = serializers.BooleanField()
+
+
+class LegalPlaySerializer(serializers.Serializer[Any]):
+    notation = serializers.CharField(help_text="Send this as `play` ('' is a pass).")
+    moves = serializers.ListField(
+        child=serializers.ListField(child=serializers.JSONField()),
+        help_text="[from, to, hit] in the mover's numbering (25 bar, 0 off).",
+    )
+    position_id = serializers.CharField()
+
+
+class MatchStateSerializer(serializers.Serializer[Any]):
+    """The state of a match (documents ``matches.selectors.match_state``)."""
+
+    type = serializers.CharField()
+    match_id = serializers.IntegerField()
+    table_id = serializers.IntegerField()
+    version = serializers.IntegerField(help_text="Send it back as expected_version.")
+    status = serializers.CharField()
+    phase = serializers.CharField(
+        help_text="opening_roll, turn_start, cube_offered, move, game_over or match_over.",
+    )
+    game_number = serializers.IntegerField()
+    match_length = serializers.IntegerField(allow_null=True)
+    rules = serializers.DictField(child=serializers.JSONField())
+    crawford = serializers.BooleanField()
+    players = SeatStateSerializer(many=True)
+    score = serializers.ListField(child=serializers.IntegerField())
+    board = BoardSerializer()
+    player_on_roll = serializers.IntegerField(allow_null=True)
+    player_to_act = serializers.IntegerField(allow_null=True)
+    dice = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    cube = CubeSerializer()
+    deadline = serializers.DateTimeField(allow_null=True)
+    clock = serializers.DictField(child=serializers.JSONField(), allow_null=True)
+    position_id = serializers.CharField()
+    gnubg_match_id = serializers.CharField()
+    your_seat = serializers.IntegerField(allow_null=True)
+    winner = serializers.IntegerField(allow_null=True)
+    games = serializers.ListField(child=serializers.DictField(child=serializers.JSONField()))
+    dice_commitment = serializers.CharField()
+    legal_plays = LegalPlaySerializer(
+        many=True, allow_null=True,
+        help_text="Only for the player who must play now; null otherwise.",
+    )
+
+
+class EventSerializer(serializers.ModelSerializer[Event]):
+    actor: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
+        slug_field="username", read_only=True, allow_null=True,
+    )
+
+    class Meta:
+        model = Event
+        fields = ["sequence", "game_number", "kind", "actor", "payload", "created_at"]
+        read_only_fields = fields
+
+
+class ActionSerializer(serializers.Serializer[Any]):
+    """A player's action on the version of the match they saw."""
+
+    action = serializers.ChoiceField(
+        choices=[*PLAYER_ACTIONS, "end_session"],
+        help_text="end_session closes a money session (resigning a game in progress).",
+    )
+    play = serializers.CharField(
+        required=False, allow_blank=True, trim_whitespace=True,
+        help_text="For action=play: one of legal_plays[].notation ('' passes when that is "
+                  "the only play).",
+    )
+    expected_version = serializers.IntegerField(min_value=0)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["action"] == "play" and "play" not in attrs:
+            raise serializers.ValidationError({"play": "A play needs its notation."})
+        if attrs["action"] != "play" and attrs.get("play"):
+            raise serializers.ValidationError({"play": "Only action=play takes a play."})
+        return attrs
+
+
+class DiceRollAuditSerializer(serializers.Serializer[Any]):
+    sequence = serializers.IntegerField(help_text="The event that logged the roll.")
+    kind = serializers.CharField(help_text="opening_roll or roll.")
+    dice = serializers.ListField(child=serializers.IntegerField())
+    scripted = serializers.BooleanField()
+    recomputed = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    matches = serializers.BooleanField(allow_null=True)
+
+
+class DiceAuditSerializer(serializers.Serializer[Any]):
+    commitment = serializers.CharField(help_text="SHA-256 of the seed, published at the start.")
+    seed_revealed = serializers.BooleanField()
+    seed = serializers.CharField(allow_null=True, help_text="Hex; revealed when the match ends.")
+    commitment_matches = serializers.BooleanField(allow_null=True)
+    dice_were_scripted = serializers.BooleanField()
+    scripted_rolls = serializers.IntegerField()
+    rolls = DiceRollAuditSerializer(many=True)
+    verified = serializers.BooleanField(
+        allow_null=True,
+        help_text="After the end: the seed matches the commitment and every fair roll "
+                  "recomputes to the logged one; null before the end.",
+    )
+    detail = serializers.CharField()
+
+
+class TokenRequestSerializer(serializers.Serializer[Any]):
+    username = serializers.CharField()
+    password = serializers.CharField(style={"input_type": "password"}, trim_whitespace=False)
+
+
+class TokenSerializer(serializers.Serializer[Any]):
+    token = serializers.CharField(help_text="Send as the header `Authorization: Token <token>`.")
+    player = PlayerSerializer()
