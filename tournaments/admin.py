@@ -1,0 +1,337 @@
+"""The director's admin: configure a tournament (format, seeding, rounds and their match
+lengths, table template, entries) and run it with actions that call the services.
+
+Rows that the services own (pairings, the log) are read-only here: every change to them is
+an action with a reason, and is logged.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.db.models import Count, Q, QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+from django.utils.translation import gettext_lazy as _
+
+from matches.services import ServiceError
+from tournaments import formats, services
+from tournaments.models import (
+    Entry,
+    EntryStatus,
+    Pairing,
+    PairingStatus,
+    Round,
+    Tournament,
+    TournamentLog,
+)
+
+
+class TournamentForm(forms.ModelForm):
+    class Meta:
+        model = Tournament
+        fields = "__all__"
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        options = data.get("format_options") or {}
+        if not isinstance(options, dict):
+            self.add_error("format_options", _("Enter a JSON object, e.g. {\"rounds\": 5}."))
+        elif data.get("format"):
+            try:
+                formats.get_format(data["format"], **options)
+            except formats.PairingError as error:
+                self.add_error("format_options", str(error))
+        lengths = data.get("match_lengths")
+        if "match_lengths" in self.fields and not (
+            isinstance(lengths, list) and lengths
+            and all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 99
+                    for n in lengths)
+        ):
+            self.add_error("match_lengths",
+                           _("A list of match lengths (1 to 99 points), e.g. [3, 5, 7]."))
+        return data
+
+
+class EntryInline(admin.TabularInline):
+    model = Entry
+    extra = 0
+    fields = ("player", "seed", "status", "checked_in", "registered_at")
+    readonly_fields = ("status", "registered_at")
+    raw_id_fields = ("player",)
+    ordering = ("seed", "registered_at")
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        if obj is not None and obj.has_started:
+            return ("player", "seed", "status", "checked_in", "registered_at")
+        return self.readonly_fields
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return super().has_add_permission(request, obj) and not (obj and obj.has_started)
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return super().has_delete_permission(request, obj) and not (obj and obj.has_started)
+
+
+class RoundInline(admin.TabularInline):
+    """Match lengths of the rounds the draw created; change a later round's here."""
+
+    model = Round
+    extra = 0
+    fields = ("bracket", "number", "match_length")
+    readonly_fields = ("bracket", "number")
+    verbose_name_plural = _("rounds (a changed match length applies to tables created after)")
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class LogInline(admin.TabularInline):
+    model = TournamentLog
+    extra = 0
+    fields = ("created_at", "actor", "action", "reason", "data")
+    readonly_fields = fields
+    ordering = ("-created_at", "-pk")
+    classes = ("collapse",)
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+def _each(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Any],
+          call: Any, done: str) -> None:
+    count = 0
+    for obj in queryset:
+        try:
+            call(obj)
+        except ServiceError as error:
+            modeladmin.message_user(request, f"{obj}: {error.detail}", messages.ERROR)
+        else:
+            count += 1
+    if count:
+        modeladmin.message_user(request, f"{done}: {count}", messages.SUCCESS)
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    form = TournamentForm
+    list_display = ("name", "format", "status", "entry_count", "director", "champion",
+                    "created_at")
+    list_filter = ("status", "format")
+    search_fields = ("name",)
+    inlines = [EntryInline, RoundInline, LogInline]
+    readonly_fields = ("status", "rng_seed", "current_round", "champion", "started_at",
+                       "finished_at", "view_on_site_link")
+    fieldsets = (
+        (None, {"fields": ("name", "description", "director", "status",
+                           "view_on_site_link")}),
+        (_("Format and seeding"), {"fields": ("format", "format_options", "seeding",
+                                              "rng_seed", "max_entries")}),
+        (_("Rounds"), {"fields": ("match_lengths", "auto_pair", "over_the_board",
+                                  "no_show_minutes")}),
+        (_("Table template"), {"fields": (
+            ("is_public", "is_rated"), ("cube_enabled", "gammons_enabled", "crawford"),
+            "clock_enabled", ("clock_delay", "clock_reserve_seconds", "clock_reserve_per_point"),
+            "grace_seconds", "flag_penalty")}),
+        (_("Progress"), {"fields": ("current_round", "champion", "started_at",
+                                    "finished_at")}),
+    )
+    actions = ["open_registration", "open_check_in", "start", "pair_next_round", "reseed"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Tournament]:
+        return super().get_queryset(request).annotate(
+            active_entries=Count("entries", filter=Q(entries__status=EntryStatus.ACTIVE)))
+
+    @admin.display(description=_("entries"), ordering="active_entries")
+    def entry_count(self, obj: Tournament) -> int:
+        return getattr(obj, "active_entries", 0)
+
+    @admin.display(description=_("page"))
+    def view_on_site_link(self, obj: Tournament) -> str:
+        from django.urls import reverse
+        from django.utils.html import format_html
+
+        if obj.pk is None:
+            return "-"
+        url = reverse("tournaments:detail", args=[obj.pk])
+        return format_html('<a href="{}">{}</a>', url, url)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        fields = list(self.readonly_fields)
+        if obj is not None and obj.has_started:
+            # The draw is made: its rules are fixed (change a round's length in Rounds).
+            fields += ["format", "format_options", "seeding", "match_lengths", "max_entries"]
+        return fields
+
+    def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
+        if not change and obj.director_id is None:
+            obj.director = request.user  # type: ignore[assignment]
+        super().save_model(request, obj, form, change)
+
+    @admin.action(description=_("Open registration"))
+    def open_registration(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        _each(self, request, queryset, lambda t: services.tournament_open_registration(
+            tournament_id=t.pk, actor=request.user), "Registration opened")
+
+    @admin.action(description=_("Open check-in"))
+    def open_check_in(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        _each(self, request, queryset, lambda t: services.tournament_open_check_in(
+            tournament_id=t.pk, actor=request.user), "Check-in opened")
+
+    @admin.action(description=_("Start (make the draw, pair round 1)"))
+    def start(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        _each(self, request, queryset, lambda t: services.tournament_start(
+            tournament_id=t.pk, actor=request.user), "Started")
+
+    @admin.action(description=_("Pair next round"))
+    def pair_next_round(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        _each(self, request, queryset, lambda t: services.tournament_pair_next_round(
+            tournament_id=t.pk, actor=request.user), "Paired")
+
+    @admin.action(description=_("Reseed (before the start)"))
+    def reseed(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
+        _each(self, request, queryset, lambda t: services.tournament_reseed(
+            tournament_id=t.pk, actor=request.user), "Reseeded")
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3}))
+
+
+@admin.register(Entry)
+class EntryAdmin(admin.ModelAdmin):
+    list_display = ("player", "tournament", "seed", "status", "checked_in", "registered_at")
+    list_filter = ("status", "tournament")
+    search_fields = ("player__display_name", "tournament__name")
+    raw_id_fields = ("player", "tournament")
+    readonly_fields = ("status", "left_at", "registered_at")
+    actions = ["withdraw", "disqualify"]
+
+    @admin.action(description=_("Withdraw (future matches are forfeited)"))
+    def withdraw(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
+        _each(self, request, queryset, lambda e: services.entry_withdraw(
+            entry_id=e.pk, actor=request.user, reason="withdrawn by the director"), "Withdrawn")
+
+    @admin.action(description=_("Disqualify, with a reason"))
+    def disqualify(self, request: HttpRequest, queryset: QuerySet[Entry]) -> HttpResponse | None:
+        if "apply" in request.POST:
+            form = ReasonForm(request.POST)
+            if form.is_valid():
+                _each(self, request, queryset, lambda e: services.entry_withdraw(
+                    entry_id=e.pk, actor=request.user, reason=form.cleaned_data["reason"],
+                    disqualify=True), "Disqualified")
+                return None
+        else:
+            form = ReasonForm()
+        return TemplateResponse(request, "tournaments/admin/reason_action.html", {
+            **self.admin_site.each_context(request),
+            "title": _("Disqualify"), "objects": queryset, "form": form,
+            "action": "disqualify", "opts": self.model._meta,
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        })
+
+
+class OverrideForm(forms.Form):
+    winner = forms.TypedChoiceField(label=_("Winner"), coerce=int)
+    winner_points = forms.IntegerField(label=_("Winner's points"), required=False, min_value=0)
+    loser_points = forms.IntegerField(label=_("Loser's points"), required=False, min_value=0)
+    reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3}))
+
+    def __init__(self, *args: Any, pairing: Pairing, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["winner"]
+        assert isinstance(field, forms.TypedChoiceField)
+        field.choices = [(e.pk, str(e.player)) for e in pairing.entries()]
+
+
+@admin.register(Pairing)
+class PairingAdmin(admin.ModelAdmin):
+    list_display = ("slot", "tournament", "round", "entry_a", "entry_b", "status", "winner",
+                    "score", "result_source", "table")
+    list_filter = ("status", "result_source", "tournament")
+    search_fields = ("slot", "tournament__name", "entry_a__player__display_name",
+                     "entry_b__player__display_name")
+    list_select_related = ("tournament", "round", "entry_a__player", "entry_b__player",
+                           "winner__player", "table")
+    actions = ["override_result"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False  # read-only: results change through the override action, logged
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.display(description=_("score"))
+    def score(self, obj: Pairing) -> str:
+        if obj.winner_points is None:
+            return ""
+        return f"{obj.winner_points}–{obj.loser_points}"
+
+    @admin.action(description=_("Override the result, with a reason"),
+                  permissions=["view"])
+    def override_result(self, request: HttpRequest,
+                        queryset: QuerySet[Pairing]) -> HttpResponse | None:
+        rows = list(queryset.select_related("entry_a__player", "entry_b__player", "tournament"))
+        if len(rows) != 1:
+            self.message_user(request, _("Choose exactly one pairing."), messages.ERROR)
+            return None
+        row = rows[0]
+        if row.status not in (PairingStatus.PAIRED, PairingStatus.DECIDED):
+            self.message_user(request, _("This pairing has no two players to decide between."),
+                              messages.ERROR)
+            return None
+        if "apply" in request.POST:
+            form = OverrideForm(request.POST, pairing=row)
+            if form.is_valid():
+                try:
+                    services.pairing_override(
+                        pairing_id=row.pk, actor=request.user,
+                        winner_entry_id=form.cleaned_data["winner"],
+                        winner_points=form.cleaned_data["winner_points"],
+                        loser_points=form.cleaned_data["loser_points"],
+                        reason=form.cleaned_data["reason"])
+                except ServiceError as error:
+                    self.message_user(request, error.detail, messages.ERROR)
+                else:
+                    self.message_user(request, _("Result overridden."), messages.SUCCESS)
+                return None
+        else:
+            form = OverrideForm(pairing=row, initial={"winner": row.winner_id})
+        return TemplateResponse(request, "tournaments/admin/reason_action.html", {
+            **self.admin_site.each_context(request),
+            "title": _("Override the result of %(pairing)s") % {"pairing": row},
+            "objects": rows, "form": form, "action": "override_result",
+            "opts": self.model._meta,
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        })
+
+
+@admin.register(TournamentLog)
+class TournamentLogAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "tournament", "action", "actor", "pairing", "reason")
+    list_filter = ("action", "tournament")
+    search_fields = ("reason", "action")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False

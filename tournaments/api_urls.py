@@ -1,0 +1,10 @@
+"""The tournaments REST API, mounted at ``/api/tournaments/`` by ``tavla.urls``."""
+
+from rest_framework.routers import SimpleRouter
+
+from tournaments.api import TournamentViewSet
+
+router = SimpleRouter()
+router.register("", TournamentViewSet, basename="api-tournament")
+
+urlpatterns = router.urls

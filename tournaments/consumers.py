@@ -1,0 +1,50 @@
+"""Live tournament pages: ``/ws/tournaments/<id>/`` tells an open page that the bracket or
+the standings changed; the page then fetches the new fragment (or the JSON) itself.
+
+Anyone may watch a tournament, so a connection needs no login. The only message sent is
+``{"type": "tournament.changed", "tournament_id": id}``; a client may send
+``{"type": "ping"}`` and gets ``{"type": "pong"}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from tournaments.models import Tournament
+from tournaments.selectors import tournament_group
+
+CLOSE_NO_TOURNAMENT = 4404
+
+
+class TournamentConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    group: str | None = None
+
+    async def connect(self) -> None:
+        tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
+        exists = await database_sync_to_async(
+            Tournament.objects.filter(pk=tournament_id).exists)()
+        if not exists:
+            await self.close(code=CLOSE_NO_TOURNAMENT)
+            return
+        self.tournament_id = tournament_id
+        self.group = tournament_group(tournament_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if isinstance(content, dict) and content.get("type") == "ping":
+            await self.send_json({"type": "pong"})
+        else:
+            await self.send_json({"type": "error", "error": "unknown_type",
+                                  "detail": "This socket only announces changes."})
+
+    async def tournament_changed(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "tournament.changed",
+                              "tournament_id": event.get("tournament_id")})

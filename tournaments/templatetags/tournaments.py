@@ -1,0 +1,30 @@
+"""Template helpers for tournament pages."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.utils.translation import gettext_lazy as _
+
+register = template.Library()
+
+TIEBREAK_LABELS = {
+    "buchholz": _("Buchholz"),
+    "median_buchholz": _("Median Buchholz"),
+    "sonneborn_berger": _("Sonneborn-Berger"),
+    "head_to_head": _("Head to head"),
+    "points_difference": _("Points +/-"),
+    "wins": _("Wins"),
+}
+
+
+@register.filter
+def tiebreak_label(name: str) -> str:
+    return str(TIEBREAK_LABELS.get(name, name.replace("_", " ")))
+
+
+@register.inclusion_tag("tournaments/_pairing.html")
+def pairing_box(pairing: dict[str, Any]) -> dict[str, Any]:
+    """One match box of the bracket (a pairing as :func:`selectors.pairing_dict` gives it)."""
+    return {"p": {**pairing, "sides": [pairing["a"], pairing["b"]]}}
