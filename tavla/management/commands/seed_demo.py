@@ -69,6 +69,15 @@ def seed_admin(report: Report) -> None:
 SEED_STEPS: list[Callable[[Report], None]] = [seed_players, seed_referee, seed_admin]
 
 
+def seed_tournament(report: Report) -> None:
+    from tournaments.demo import seed_demo_tournament
+
+    seed_demo_tournament(report)
+
+
+SEED_STEPS.append(seed_tournament)
+
+
 def print_logins(report: Report) -> None:
     report("Demo logins (username / password):")
     for username, password, role in DEMO_LOGINS:
