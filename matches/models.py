@@ -158,6 +158,7 @@ class Match(models.Model):
         verbose_name = _("match")
         verbose_name_plural = _("matches")
         ordering = ["-started_at"]
+        permissions = [("adjudicate_match", _("Can adjudicate and void matches"))]
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.player0} – {self.player1}"
