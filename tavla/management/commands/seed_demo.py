@@ -78,6 +78,15 @@ def seed_tournament(report: Report) -> None:
 SEED_STEPS.append(seed_tournament)
 
 
+def seed_match_play(report: Report) -> None:
+    from matches.demo import seed_match_demo
+
+    seed_match_demo(report)
+
+
+SEED_STEPS.append(seed_match_play)
+
+
 def print_logins(report: Report) -> None:
     report("Demo logins (username / password):")
     for username, password, role in DEMO_LOGINS:

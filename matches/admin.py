@@ -1,0 +1,215 @@
+"""The referee admin: players, tables with grouped rules, and matches to review.
+
+Matches, games and events are read-only for everyone: they change only through
+:mod:`matches.services`, which the referee pages (replay, adjudicate, void, verify, ``.mat``
+export; see :mod:`matches.admin_views`) call. Referees (the "Referees" group, created by a
+migration) may view everything here and adjudicate, but edit no table and no user.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.apps import apps
+from django.contrib import admin
+from django.db.models import Q, QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.urls import URLPattern, path, reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from matches import admin_views, services
+from matches.models import Event, Game, Match, Player, RatingRecord, Table
+
+
+class ReadOnlyMixin:
+    """Nobody adds, edits or deletes these rows through the admin: services own them."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+# -- players -----------------------------------------------------------------------------------
+
+
+class RatingRecordInline(ReadOnlyMixin, admin.TabularInline):
+    model = RatingRecord
+    fields = ("match", "before", "after", "created_at")
+    readonly_fields = ("match", "before", "after", "created_at")
+    extra = 0
+    ordering = ["-created_at"]
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["display_name", "user", "rating", "experience"]
+    search_fields = ["display_name", "user__username"]
+    readonly_fields = ["rating", "experience"]
+    inlines = [RatingRecordInline]
+
+
+# -- tables ------------------------------------------------------------------------------------
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = ["name", "is_public", "is_rated", "match_length", "cube_enabled",
+                    "gammons_enabled", "crawford", "clock_enabled", "seat0", "seat1",
+                    "created_at"]
+    list_filter = ["is_public", "is_rated", "cube_enabled", "gammons_enabled", "crawford",
+                   "clock_enabled"]
+    search_fields = ["name"]
+    readonly_fields = ["created_by", "created_at", "seat0", "seat1"]
+    fieldsets = [
+        (None, {"fields": ["name", "is_public", "is_rated", "created_by", "created_at"]}),
+        (_("Seats"), {
+            "fields": ["seat0", "seat1", "reserved0", "reserved1"],
+            "description": _("Players sit and stand themselves; a tournament pairing "
+                             "reserves the seats."),
+        }),
+        (_("Cube and scoring"), {"fields": ["cube_enabled", "gammons_enabled"]}),
+        (_("Match and clock"), {
+            "fields": ["match_length", "crawford", "clock_enabled", "clock_delay",
+                       "clock_reserve_seconds", "clock_reserve_per_point", "grace_seconds",
+                       "flag_penalty"],
+            "description": _("A match keeps the rules it started with; changes apply to the "
+                             "next match at this table."),
+        }),
+        (_("Testing"), {"fields": ["scripted_dice"], "classes": ["collapse"]}),
+    ]
+
+    def save_model(self, request: HttpRequest, obj: Table, form: Any, change: bool) -> None:
+        if change:
+            super().save_model(request, obj, form, change)
+            return
+        rules = {name: form.cleaned_data[name] for name in services.TABLE_RULE_FIELDS
+                 if name in form.cleaned_data}
+        created = services.table_create(name=obj.name, **rules)
+        extra = {name: getattr(obj, name) for name in ("reserved0", "reserved1",
+                                                       "scripted_dice")}
+        Table.objects.filter(pk=created.pk).update(**extra)
+        obj.pk, obj.created_at = created.pk, created.created_at
+
+
+# -- matches -----------------------------------------------------------------------------------
+
+
+class PlayerFilter(admin.SimpleListFilter):
+    title = _("player")
+    parameter_name = "player"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[Any, str]]:
+        return [(player.pk, str(player)) for player in Player.objects.order_by("display_name")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        if self.value():
+            return queryset.filter(Q(player0=self.value()) | Q(player1=self.value()))
+        return queryset
+
+
+def _tournament_filter() -> list[Any]:
+    """Filter by tournament once the tournaments app relates its pairings to matches."""
+    try:
+        pairing = apps.get_model("tournaments", "Pairing")
+        pairing._meta.get_field("match")
+    except LookupError:
+        return []
+    except Exception:  # noqa: BLE001 - FieldDoesNotExist: no relation yet
+        return []
+    return [("tournament_pairing__tournament", admin.RelatedOnlyFieldListFilter)]
+
+
+class GameInline(ReadOnlyMixin, admin.TabularInline):
+    model = Game
+    fields = ("number", "winner", "points", "cube_value", "ending", "finished_at")
+    readonly_fields = ("number", "winner", "points", "cube_value", "ending", "finished_at")
+    extra = 0
+
+
+@admin.register(Match)
+class MatchAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["__str__", "table", "score", "status", "winner", "started_at",
+                    "finished_at", "review"]
+    list_filter = ["status", PlayerFilter, ("table", admin.RelatedOnlyFieldListFilter),
+                   *_tournament_filter(), "started_at", "finished_at"]
+    list_select_related = ["player0", "player1", "table", "winner"]
+    date_hierarchy = "started_at"
+    search_fields = ["=id", "player0__display_name", "player1__display_name", "table__name"]
+    fieldsets = [
+        (None, {"fields": ["table", "player0", "player1", "status", "score0", "score1",
+                           "winner", "started_at", "finished_at"]}),
+        (_("State"), {"fields": ["version", "deadline", "clock"]}),
+        (_("Dice"), {"fields": ["dice_commitment", "seed", "dice_counter",
+                                "dice_were_scripted"]}),
+    ]
+    readonly_fields = ["table", "player0", "player1", "status", "score0", "score1", "winner",
+                       "started_at", "finished_at", "version", "deadline", "clock",
+                       "dice_commitment", "seed", "dice_counter", "dice_were_scripted"]
+    inlines = [GameInline]
+    actions = ["verify_matches", "export_mat"]
+
+    @admin.display(description=_("score"))
+    def score(self, match: Match) -> str:
+        return f"{match.score0}–{match.score1}"
+
+    @admin.display(description=_("dice seed"))
+    def seed(self, match: Match) -> str:
+        return match.dice_seed if match.seed_revealed else str(_("(revealed at the end)"))
+
+    @admin.display(description=_("review"))
+    def review(self, match: Match) -> str:
+        url = reverse("admin:matches_match_replay", args=[match.pk])
+        return format_html('<a href="{}">{}</a>', url, _("replay"))
+
+    def get_urls(self) -> list[URLPattern]:
+        def wrap(view: Any, name: str) -> URLPattern:
+            def page(request: HttpRequest, match_id: int) -> HttpResponse:
+                return view(self, request, match_id)  # type: ignore[no-any-return]
+
+            return path(f"<int:match_id>/{name}/", self.admin_site.admin_view(page),
+                        name=f"matches_match_{name}")
+
+        return [
+            wrap(admin_views.replay_view, "replay"),
+            wrap(admin_views.adjudicate_view, "adjudicate"),
+            wrap(admin_views.void_view, "void"),
+            wrap(admin_views.verify_view, "verify"),
+            wrap(admin_views.mat_view, "mat"),
+            *super().get_urls(),
+        ]
+
+    def change_view(self, request: HttpRequest, object_id: str, form_url: str = "",
+                    extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        extra = {**(extra_context or {}),
+                 "may_adjudicate": request.user.has_perm(admin_views.ADJUDICATE_PERMISSION)}
+        return super().change_view(request, object_id, form_url, extra)
+
+    @admin.action(description=_("Verify: replay the log against the stored state"),
+                  permissions=["view"])
+    def verify_matches(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
+        admin_views.report_verification(request, queryset)
+
+    @admin.action(description=_("Export as .mat (several: a zip)"), permissions=["view"])
+    def export_mat(self, request: HttpRequest, queryset: QuerySet[Match]) -> HttpResponse:
+        return admin_views.mat_response(queryset)
+
+
+@admin.register(Game)
+class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["match", "number", "winner", "points", "cube_value", "ending", "finished_at"]
+    list_filter = ["ending"]
+    list_select_related = ["match__player0", "match__player1", "winner"]
+
+
+@admin.register(Event)
+class EventAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ["match", "sequence", "game_number", "kind", "actor", "created_at"]
+    list_filter = ["kind"]
+    search_fields = ["=match__id"]
+    list_select_related = ["match__player0", "match__player1", "actor"]
