@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from types import MappingProxyType
+from typing import ClassVar
 
 from tournaments.formats.base import (
     BYE,
@@ -115,6 +116,8 @@ class EliminationFormat(Format):
     """What single and double elimination share: a fixed layout, resolved from the results."""
 
     requires_prev_results = False
+    # The brackets whose matches count in the standings.
+    ranked_brackets: ClassVar[frozenset[Bracket]] = frozenset(Bracket)
 
     def _layout(self, seeds: tuple[EntrantId, ...]) -> tuple[Pairing, ...]:
         return _cached_layout(type(self), tuple(sorted(self.options.items())), seeds)
@@ -206,7 +209,7 @@ class EliminationFormat(Format):
         out_at: dict[EntrantId, int] = {}
         for pairing in res.pairings:
             decided = res.decided.get(pairing.slot)
-            if decided is None:
+            if decided is None or pairing.bracket not in self.ranked_brackets:
                 continue
             if not decided.played:
                 byes[decided.winner] += 1
@@ -262,11 +265,12 @@ class SingleElimination(EliminationFormat):
     :attr:`Bracket.CONSOLATION`, seeded by the first-round match they lost (the closest match
     on paper first). With fewer than two such losers there is no consolation bracket. The
     tournament is finished when both brackets are; :meth:`consolation_champion` names the
-    consolation winner. Standings are for the main bracket.
+    consolation winner. Standings (places, wins, losses) are for the main bracket.
     """
 
     name = "single_elimination"
     label = "Single elimination"
+    ranked_brackets = frozenset({Bracket.MAIN})
     option_specs = MappingProxyType(
         {
             "consolation": Option(

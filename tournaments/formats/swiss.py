@@ -175,7 +175,7 @@ class _SwissRecord:
                 isinstance(side, Bye) or (is_entrant(side) and side in entrants)
                 for side in (pairing.a, pairing.b)
             )
-            if not sides_ok or isinstance(pairing.a, Bye) or pairing.bracket is not Bracket.MAIN:
+            if not sides_ok or isinstance(pairing.a, Bye) or pairing.bracket != Bracket.MAIN:
                 raise PairingError(
                     f"Pairing {pairing.slot} is not a Swiss pairing of these entrants.",
                     code="bad_pairing",
@@ -319,16 +319,21 @@ def swiss_pairs(
         return matchable.at_least(pool - {p, c}, pool_need)
 
     def choose(p: EntrantId, candidates: Iterator[EntrantId]) -> EntrantId:
+        """The first candidate that keeps the round's rematch count at its minimum and
+        (preferably) the rest of p's group pairable; rematches last."""
         rematch_budget = len(remaining) // 2 - need
         rematches: list[EntrantId] = []
+        breaking_the_group: list[EntrantId] = []
         for c in candidates:
             if c in played[p]:
                 if rematch_budget > 0:
                     rematches.append(c)
-            elif (c not in group_left or keeps(group_left, group_need - 1, p, c)) and keeps(
-                remaining, need - 1, p, c
-            ):
-                return c
+            elif keeps(remaining, need - 1, p, c):
+                if c not in group_left or keeps(group_left, group_need - 1, p, c):
+                    return c
+                breaking_the_group.append(c)
+        if breaking_the_group:
+            return breaking_the_group[0]
         for c in rematches:
             if keeps(remaining, need, p, c):
                 return c
