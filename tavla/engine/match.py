@@ -358,32 +358,39 @@ class MatchState:
             return replace(self, games=self._record(event))
         mover: Player = 0 if action.die0 > action.die1 else 1
         dice = (max(action.die0, action.die1), min(action.die0, action.die1))
-        state = replace(self, games=self._record(event), player_on_roll=mover)
-        return state._start_move(dice)
+        return self._start_move(mover, dice, event)
 
-    def _start_move(self, dice: tuple[int, int]) -> MatchState:
-        """Dice are on the board for the player on roll: MOVE, or an auto pass."""
-        assert self.player_on_roll is not None
-        plays = legal_plays(self.position_for(self.player_on_roll), *dice)
+    def _start_move(self, mover: Player, dice: tuple[int, int], event: GameEvent) -> MatchState:
+        """``mover`` has ``dice`` to play (``event`` records how they came): MOVE, or an auto
+        pass when nothing can be played."""
+        plays = legal_plays(self.position_for(mover), *dice)
         if len(plays) == 1 and not plays[0].moves:
-            event = GameEvent(EventKind.AUTO_PASS, player=self.player_on_roll, dice=dice)
+            passed = GameEvent(EventKind.AUTO_PASS, player=mover, dice=dice)
             return replace(
                 self,
                 phase=Phase.TURN_START,
-                player_on_roll=other(self.player_on_roll),
+                player_on_roll=other(mover),
                 dice=None,
-                games=self._record(event),
+                games=self._record(event, passed),
                 _plays=None,
             )
-        return replace(self, phase=Phase.MOVE, dice=dice, _plays=plays)
+        return replace(
+            self,
+            phase=Phase.MOVE,
+            player_on_roll=mover,
+            dice=dice,
+            games=self._record(event),
+            _plays=plays,
+        )
 
     def _roll(self, action: Roll) -> MatchState:
         self._require(Phase.TURN_START, doing="roll")
         self._check_actor(action.player, "roll")
         check_dice(action.die1, action.die2)
+        mover = self.player_on_roll
+        assert mover is not None
         dice = (action.die1, action.die2)
-        event = GameEvent(EventKind.ROLL, player=self.player_on_roll, dice=dice)
-        return replace(self, games=self._record(event))._start_move(dice)
+        return self._start_move(mover, dice, GameEvent(EventKind.ROLL, player=mover, dice=dice))
 
     def _double(self, action: Double) -> MatchState:
         self._require(Phase.TURN_START, doing="double")
@@ -431,9 +438,17 @@ class MatchState:
         play = _resolve(position, self.dice, self.legal_plays(), action.play)
         board = play.position if mover == 0 else play.position.swap()
         event = GameEvent(EventKind.PLAY, player=mover, dice=self.dice, play=play.notation())
-        state = replace(self, board=board, games=self._record(event), _plays=None)
         if any(play.position.mover):
-            return replace(state, phase=Phase.TURN_START, player_on_roll=other(mover), dice=None)
+            return replace(
+                self,
+                phase=Phase.TURN_START,
+                board=board,
+                player_on_roll=other(mover),
+                dice=None,
+                games=self._record(event),
+                _plays=None,
+            )
+        state = replace(self, board=board, games=self._record(event), _plays=None)
         kind = win_kind(play.position) if self.rules.gammons else WinKind.SINGLE
         result = GameResult(
             winner=mover,

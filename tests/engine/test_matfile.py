@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from tavla.engine.actions import (
+    Action,
     Double,
     Drop,
     Forfeit,
@@ -29,7 +30,7 @@ from tests.engine.gnubg_ref import gnubg_path, run_gnubg_scripts
 
 def test_layout_of_a_short_match() -> None:
     state = MatchState.new(Rules(match_length=3))
-    for action in [
+    actions: list[Action] = [
         OpeningRoll(2, 5),  # player 1 opens with 52
         PlayMove("13/8 13/11"),
         Roll(6, 4), PlayMove("13/7 13/9"),
@@ -39,7 +40,8 @@ def test_layout_of_a_short_match() -> None:
         NewGame(), OpeningRoll(6, 6), OpeningRoll(4, 1),  # a tie, then player 0 opens
         PlayMove("24/23 13/9"),
         Resign(1),
-    ]:
+    ]
+    for action in actions:
         state = state.apply(action)
     text = export_mat(state, names=("Alice", "Bob"))
     assert text == (
