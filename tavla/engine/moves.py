@@ -165,7 +165,7 @@ def legal_plays(position: Position, die1: int, die2: int) -> tuple[Play, ...]:
         elif on_bar >= 2:
             return _two_dice_from_bar(position, high, low)
         return _search(position, (high, low))
-    return _search(position, (die1,) * 4)
+    return _doubles(position, die1)
 
 
 def _two_dice_plain(position: Position, high: int, low: int) -> tuple[Play, ...]:
@@ -280,6 +280,110 @@ def _two_dice_from_bar(position: Position, high: int, low: int) -> tuple[Play, .
         return (_play((), position),)
     # Only one can enter: the other die is forfeited, whichever it is (no choice to make).
     return (_play(tuple(moves), trusted_position(tuple(board), _after_hits(opponent, mask))),)
+
+
+def _doubles(position: Position, die: int) -> tuple[Play, ...]:
+    """Doubles: up to four moves of ``die``, taken from sources in non-increasing order.
+
+    Any legal sequence can be reordered that way (GNU Backgammon relies on the same fact), and
+    then the sequence is fixed by how many moves start on each point; those counts are in
+    turn fixed by the resulting position (what leaves a point is what was there and arrived,
+    minus what stays). So every leaf of this search is a different position and no duplicate
+    check is needed; the opponent's side is only read, hits are kept in a bit mask.
+    """
+    mover = list(position.mover)
+    opponent = position.opponent
+    played: list[Move] = []
+    remaining = 4
+    mask = 0
+    if mover[BAR]:
+        land = 24 - die
+        count = opponent[die - 1]
+        if count >= 2:
+            return (_play((), position),)
+        # The bar comes first and entering as many as possible is forced: entering fewer
+        # would leave a checker there and no other move.
+        entering = min(mover[BAR], 4)
+        mover[BAR] -= entering
+        mover[land] += entering
+        played.append(_HIT[BAR_POINT][land + 1] if count else _MOVE[BAR_POINT][land + 1])
+        played.extend([_MOVE[BAR_POINT][land + 1]] * (entering - 1))
+        mask = 1 << land if count else 0
+        remaining -= entering
+        if mover[BAR] or not remaining:
+            board = tuple(mover)
+            return (_play(tuple(played), trusted_position(board, _after_hits(opponent, mask))),)
+    # Points that can hold a checker to move this turn: occupied ones and those below them
+    # that a checker moving by ``die`` can reach; scanned from the highest.
+    sources = sorted({i - step * die for i in range(24) if mover[i]
+                      for step in range(remaining) if i - step * die >= 0}, reverse=True)
+    outside = sum(mover[HOME_POINTS:])
+    full: list[tuple[Side, int, tuple[Move, ...]]] = []  # plays using every die
+    partial: list[tuple[int, Side, int, tuple[Move, ...]]] = []  # (moves, ...) otherwise
+
+    def step(start: int, left: int, mask: int) -> None:
+        nonlocal outside
+        moved = False
+        for at in range(start, len(sources)):
+            i = sources[at]
+            if not mover[i]:
+                continue
+            land = i - die
+            if land >= 0:
+                count = opponent[23 - land]
+                if count >= 2:
+                    continue
+                moved = True
+                hit = count == 1 and not mask >> land & 1  # only the first lands on the blot
+                mover[i] -= 1
+                mover[land] += 1
+                entered = i >= HOME_POINTS > land
+                if entered:
+                    outside -= 1
+                played.append(_HIT[i + 1][land + 1] if hit else _MOVE[i + 1][land + 1])
+                new_mask = mask | 1 << land if hit else mask
+                if left > 1:
+                    step(at, left - 1, new_mask)
+                else:
+                    full.append((tuple(mover), new_mask, tuple(played)))
+                played.pop()
+                if entered:
+                    outside += 1
+                mover[i] += 1
+                mover[land] -= 1
+            else:
+                # Bearing off. If it is not allowed from here it is not from any lower point
+                # either (still a checker outside, or still one above), so stop.
+                if outside or (land < -1 and any(mover[i + 1 : HOME_POINTS])):
+                    break
+                moved = True
+                mover[i] -= 1
+                played.append(_MOVE[i + 1][OFF_POINT])
+                if left > 1:
+                    step(at, left - 1, mask)
+                else:
+                    full.append((tuple(mover), mask, tuple(played)))
+                played.pop()
+                mover[i] += 1
+        if not moved and not full:
+            partial.append((len(played), tuple(mover), mask, tuple(played)))
+
+    step(0, remaining, mask)
+    if full:
+        leaves = [(board, hits, moves) for board, hits, moves in full]
+    else:
+        most = max(used for used, *_ in partial)
+        if not most:
+            return (_play((), position),)
+        leaves = [(board, hits, moves) for used, board, hits, moves in partial if used == most]
+    sides: dict[int, Side] = {0: opponent}
+    plays = []
+    for board, hits, moves in leaves:
+        other = sides.get(hits)
+        if other is None:
+            other = sides[hits] = _after_hits(opponent, hits)
+        plays.append(_play(moves, trusted_position(board, other)))
+    return tuple(plays)
 
 
 def _search(position: Position, dice: tuple[int, ...]) -> tuple[Play, ...]:
