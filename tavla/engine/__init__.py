@@ -4,7 +4,33 @@ See ``RULES.md`` for the rules it implements. Positions are seen from the player
 GNU Backgammon sees them; Position IDs and Match IDs are GNU Backgammon's.
 """
 
+from tavla.engine.actions import (
+    Action,
+    Adjudicate,
+    AdjudicationScope,
+    Double,
+    Drop,
+    EndSession,
+    Forfeit,
+    NewGame,
+    OpeningRoll,
+    PlayMove,
+    Resign,
+    Roll,
+    Take,
+    Timeout,
+    action_from_dict,
+)
 from tavla.engine.board_text import draw_board
+from tavla.engine.dice import (
+    DiceExhaustedError,
+    DiceSource,
+    FairDice,
+    ScriptedDice,
+    SecureDice,
+    recompute_rolls,
+    verify,
+)
 from tavla.engine.errors import (
     EngineError,
     IllegalActionError,
@@ -15,12 +41,60 @@ from tavla.engine.errors import (
     InvalidPositionError,
     InvalidPositionIdError,
 )
+from tavla.engine.game import (
+    EndReason,
+    EventKind,
+    GameEvent,
+    GameRecord,
+    GameResult,
+    Phase,
+    WinKind,
+)
+from tavla.engine.match import MatchState, Rules
+from tavla.engine.match_id import MatchInfo, decode_match_id, encode_match_id, gnubg_ids
+from tavla.engine.matfile import export_mat
 from tavla.engine.moves import Move, Play, legal_plays
 from tavla.engine.notation import parse_play
 from tavla.engine.position import Position
 
 __all__ = [
+    "Action",
+    "Adjudicate",
+    "AdjudicationScope",
+    "DiceExhaustedError",
+    "DiceSource",
+    "Double",
+    "Drop",
+    "EndReason",
+    "EndSession",
     "EngineError",
+    "EventKind",
+    "FairDice",
+    "Forfeit",
+    "GameEvent",
+    "GameRecord",
+    "GameResult",
+    "MatchInfo",
+    "MatchState",
+    "NewGame",
+    "OpeningRoll",
+    "Phase",
+    "PlayMove",
+    "Resign",
+    "Roll",
+    "Rules",
+    "ScriptedDice",
+    "SecureDice",
+    "Take",
+    "Timeout",
+    "WinKind",
+    "action_from_dict",
+    "decode_match_id",
+    "encode_match_id",
+    "export_mat",
+    "gnubg_ids",
+    "recompute_rolls",
+    "verify",
     "IllegalActionError",
     "IllegalPlayError",
     "InvalidDiceError",
