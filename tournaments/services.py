@@ -693,7 +693,15 @@ def pairing_override(*, pairing_id: int, actor: Any, winner_entry_id: int, reaso
         if row.status not in (PairingStatus.PAIRED, PairingStatus.DECIDED):
             raise TournamentError("not_playable", "This pairing has no players to decide.")
         if row.status == PairingStatus.DECIDED and live is None:
-            _check_correction(tournament, row, winner)
+            for stale in _check_correction(tournament, row, winner):
+                _log(tournament, "result_cleared", actor=actor, pairing=stale,
+                     reason="decided again after a correction", slot=stale.slot,
+                     winner_entry=stale.winner_id)
+                stale.status = PairingStatus.WAITING
+                stale.winner = stale.loser = None
+                stale.winner_points = stale.loser_points = None
+                stale.result_source, stale.decided_at = "", None
+                stale.save()
         _decide(tournament, row, winner, ResultSource.OVERRIDE, winner_points=winner_points,
                 loser_points=loser_points, actor=actor, reason=reason)
         _close_table(row)
@@ -703,30 +711,56 @@ def pairing_override(*, pairing_id: int, actor: Any, winner_entry_id: int, reaso
         return row
 
 
-def _check_correction(tournament: Tournament, row: Pairing, winner: Entry) -> None:
-    """Refuse to change a decided result that a later result or live match relies on."""
+def _check_correction(tournament: Tournament, row: Pairing, winner: Entry) -> list[Pairing]:
+    """Refuse to change a decided result that a later result or a started match relies on.
+
+    Later results that were automatic forfeits (a withdrawn player, no match played) do not
+    block a correction: they are returned, to be decided again with the right players.
+    """
     fmt = _format(tournament)
-    state = format_state(tournament)
-    results = [r for r in state.results if r.slot != row.slot]
+    rows = list(tournament.pairings.select_related("round").order_by("order"))
+    state = format_state(tournament, rows)
     loser_id = row.entry_b_id if winner.pk == row.entry_a_id else row.entry_a_id
     assert loser_id is not None
-    results.append(formats.Result(row.slot, winner.pk, loser_id))
+    corrected = formats.Result(row.slot, winner.pk, loser_id)
+    by_slot = {r.slot: r for r in state.results}
+    by_slot[row.slot] = corrected
+    redo: list[Pairing] = []
+    accepted: list[formats.Result] = []
+    # Swiss and round robin results never decide who plays whom in a stored pairing; an
+    # elimination bracket is checked slot by slot in layout (dependency) order.
+    candidates = [r for r in rows if r.slot in by_slot] if tournament.is_elimination else []
+    for stored in candidates:
+        trial = [*accepted, by_slot[stored.slot]]
+        try:
+            fmt.resolved_pairings(formats.TournamentState(state.seeds, state.pairings, trial))
+        except formats.PairingError as error:
+            automatic = (stored.result_source == ResultSource.FORFEIT
+                         and stored.match_id is None and stored.slot != row.slot)
+            if not automatic:
+                raise TournamentError(
+                    "depends", f"{stored.slot} already has a result that depends on this one: "
+                    "correct that one first.") from error
+            redo.append(stored)
+            continue
+        accepted = trial
+    if not tournament.is_elimination:
+        accepted = list(by_slot.values())
     try:
         resolved = fmt.resolved_pairings(formats.TournamentState(state.seeds, state.pairings,
-                                                                 results))
+                                                                 accepted))
     except formats.PairingError as error:
-        raise TournamentError(
-            "depends", "A later match already has a result that depends on this one: "
-            "correct that one first.") from error
-    rows = {r.slot: r for r in tournament.pairings.all()}
+        raise TournamentError("depends", str(error)) from error
+    stored_by_slot = {r.slot: r for r in rows}
     for pairing in resolved:
-        stored = rows[pairing.slot]
+        stored = stored_by_slot[pairing.slot]
         sides = (formats.side_notation(pairing.a), formats.side_notation(pairing.b))
-        if sides != (stored.side_a, stored.side_b) and stored.status == PairingStatus.PAIRED:
-            if stored.table_id is not None and Match.objects.filter(
-                    table=stored.table).exists():
-                raise TournamentError(
-                    "depends", f"{stored.slot} is already being played with the old result.")
+        if (sides != (stored.side_a, stored.side_b) and stored.status == PairingStatus.PAIRED
+                and stored.table_id is not None
+                and Match.objects.filter(table=stored.table).exists()):
+            raise TournamentError(
+                "depends", f"{stored.slot} is already being played with the old result.")
+    return redo
 
 
 def _repair_dependents(tournament: Tournament) -> None:
