@@ -16,6 +16,7 @@ so those brackets contain no byes; some slot numbers are then absent).
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -122,17 +123,18 @@ class EliminationFormat(Format):
     def _layout(self, seeds: tuple[EntrantId, ...]) -> tuple[Pairing, ...]:
         return _cached_layout(type(self), tuple(sorted(self.options.items())), seeds)
 
+    @abstractmethod
     def _build_layout(self, seeds: tuple[EntrantId, ...]) -> list[Pairing]:
-        raise NotImplementedError
+        """Every slot, in dependency order (a slot after the slots its sides refer to)."""
 
     def _skipped(self, pairing: Pairing, res: _Resolution, by_slot: Mapping[str, Pairing]) -> bool:
         """True for a conditional slot the results have made unnecessary (a bracket reset)."""
         return False
 
+    @abstractmethod
     def _elimination_stage(self, pairing: Pairing, res: _Resolution) -> int | None:
         """How far the loser of the decided ``pairing`` got if it knocks them out, else None.
         Later stages are better places."""
-        raise NotImplementedError
 
     def start(self, seeds: Sequence[EntrantId]) -> list[Pairing]:
         return list(self._layout(check_seeds(seeds)))
@@ -420,7 +422,7 @@ class DoubleElimination(EliminationFormat):
                 and "GF2" not in res.skipped
                 and bool(self.options["bracket_reset"])
             )
-            # After every losers' round (there are at most 2 * 16 of them).
+            # Later than any losers' round (a bracket of 2**k places has 2k - 2 of them).
             return None if goes_on else 1000 + pairing.round
         return None
 
