@@ -15,6 +15,9 @@ Commands (``python -m tavla.engine COMMAND --help`` for each):
     legal play (the unchanged ID alone when nothing can be played). A line that cannot be
     read gets ``{"error": "..."}`` in its place and the batch goes on; the exit status is then
     1. Blank lines are skipped.
+``selfplay --length N --seed S``
+    Plays a random N-point match with the cube from the seed and prints it as a Jellyfish
+    ``.mat`` file (GNU Backgammon's ``import mat`` reads it). The same seed gives the same match.
 
 Exit status: 0 on success; 1 when an input was rejected (message on stderr, or error lines in
 a batch); 2 for a wrong command line.
@@ -100,6 +103,23 @@ def _legal_batch(source: TextIO, out: TextIO) -> int:
     return status
 
 
+def _command_selfplay(args: argparse.Namespace) -> int:
+    from tavla.engine.selfplay import selfplay_mat
+
+    sys.stdout.write(selfplay_mat(args.length, args.seed))
+    return 0
+
+
+def _length(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a match length is a number, not {text!r}") from None
+    if not 1 <= value <= 99:
+        raise argparse.ArgumentTypeError(f"a match length is 1 to 99 points, not {value}")
+    return value
+
+
 class _UsageError(Exception):
     """A command line that argparse accepted but the command cannot use."""
 
@@ -129,6 +149,16 @@ def build_parser() -> argparse.ArgumentParser:
     legal.add_argument("die2", metavar="D2", type=_die, nargs="?")
     legal.add_argument("--batch", action="store_true", help="read JSON lines from stdin")
     legal.set_defaults(handler=_command_legal)
+
+    selfplay = commands.add_parser(
+        "selfplay",
+        help="play a random match and print it as a .mat file",
+        description="Play a random N-point match with the doubling cube, every choice drawn "
+        "from the seed, and print it in Jellyfish .mat format.",
+    )
+    selfplay.add_argument("--length", type=_length, default=7, help="match length (7)")
+    selfplay.add_argument("--seed", type=int, default=0, help="random seed (0)")
+    selfplay.set_defaults(handler=_command_selfplay)
 
     return parser
 

@@ -13,16 +13,17 @@ The layout follows what GNU Backgammon's ``export match mat`` writes::
           Wins 2 points
 
 Each numbered line holds one action of player 0 (left column) and the next of player 1
-(right column): a roll and its play (``52: 13/8 24/22``, points counted from the mover's
-side, ``25`` is the bar and ``0`` off, ``*`` a hit; a roll with no legal play is ``66:``
-alone), ``Doubles => 4``, ``Takes``, ``Drops``. ``Wins N point(s)`` goes in the winner's
+(right column): a roll, higher die first, and its play (``52: 13/8 24/22``, points counted
+from the mover's side, ``25`` is the bar and ``0`` off, ``*`` a hit; a roll with no legal play
+is ``66:`` alone), ``Doubles => 4``, ``Takes``, ``Drops``. ``Wins N point(s)`` goes in the winner's
 column. A game that ended without a bear-off or a drop is read by gnubg as the loser's
 resignation (worth ``N / cube`` rounded up to single, gammon or backgammon).
 
 What the format cannot say: resignation, timeout, forfeit and adjudication all look like a
 resignation; tied opening rolls are not shown; tables without gammons or without the Crawford
 rule are imported by gnubg with gammons and the Crawford rule on (its score can then differ
-from ours). A money session is written as a ``0 point match``.
+from ours); gnubg refuses a double of a dead cube (one that would already win the doubler the
+match), which our rules allow. A money session is written as a ``0 point match``.
 """
 
 from __future__ import annotations
@@ -64,6 +65,11 @@ def mat_move(move: Move) -> str:
     return f"{source}/{destination}{'*' if move.hit else ''}"
 
 
+def _roll(dice: tuple[int, int]) -> str:
+    """A roll as ``.mat`` files write it: the higher die first, ``"62"``."""
+    return f"{max(dice)}{min(dice)}"
+
+
 def _points(points: int) -> str:
     return f"Wins {points} point{'s' if points != 1 else ''}"
 
@@ -89,11 +95,11 @@ def _cells(game: GameRecord) -> list[tuple[Player, str]]:
             play = resolve_play(view, event.dice, event.play)
             board = play.position if event.player == 0 else play.position.swap()
             moves = " ".join(mat_move(move) for move in play.moves)
-            cells.append((event.player, f"{event.dice[0]}{event.dice[1]}: {moves}"))
+            cells.append((event.player, f"{_roll(event.dice)}: {moves}"))
             pending = None
         elif kind is EventKind.AUTO_PASS:
             assert event.player is not None and event.dice is not None
-            cells.append((event.player, f"{event.dice[0]}{event.dice[1]}:"))
+            cells.append((event.player, f"{_roll(event.dice)}:"))
             pending = None
         elif kind is EventKind.DOUBLE:
             assert event.player is not None
@@ -108,7 +114,7 @@ def _cells(game: GameRecord) -> list[tuple[Player, str]]:
         # Rolled, then the game ended (a resignation, a flag, a referee) or is still waiting
         # for the play: gnubg reads a roll without a play as the dice being set.
         player, dice = pending
-        cells.append((player, f"{dice[0]}{dice[1]}:"))
+        cells.append((player, f"{_roll(dice)}:"))
     return cells
 
 

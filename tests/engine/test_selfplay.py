@@ -107,3 +107,13 @@ def test_a_short_run_in_process() -> None:
 
 def test_the_initial_board_is_where_games_start() -> None:
     assert MatchState.new().position_for(1) == Position.initial()
+
+
+def test_the_selfplay_command_prints_the_mat(capsys: pytest.CaptureFixture[str]) -> None:
+    from tavla.engine.cli import main
+
+    assert main(["selfplay", "--length", "3", "--seed", "9"]) == 0
+    assert capsys.readouterr().out == selfplay_mat(3, seed=9)
+    with pytest.raises(SystemExit) as exit_info:
+        main(["selfplay", "--length", "0"])
+    assert exit_info.value.code == 2
