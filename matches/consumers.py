@@ -102,6 +102,7 @@ def table_state(table_id: int, viewer: Player | None) -> dict[str, Any]:
     else:
         data = match_state(match, viewer)
     data["table"] = table_dict(table, match)
+    data["viewer_id"] = viewer.pk if viewer is not None else None
     data["server_time"] = time.time()
     return data
 
@@ -133,7 +134,7 @@ def _viewer_for(user: Any) -> Player | None:
     return services.player_for_user(user)
 
 
-def _open_board(table_id: int, user: Any) -> tuple[Player | None, bool]:
+def board_access(table_id: int, user: Any) -> tuple[Player | None, bool]:
     """The viewer of a new board and whether they play at this table.
 
     Raises ``Table.DoesNotExist``; :class:`ClientError` when a private table is not theirs.
@@ -199,7 +200,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.group = table_group(self.table_id)
         try:
-            self.player, seated = await database_sync_to_async(_open_board)(
+            self.player, seated = await database_sync_to_async(board_access)(
                 self.table_id, self.scope.get("user"))
         except Table.DoesNotExist:
             await self.accept()

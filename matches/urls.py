@@ -1,0 +1,16 @@
+"""Pages of live play (included at the site root by ``tavla.urls``)."""
+
+from django.urls import path
+
+from matches import views
+
+urlpatterns = [
+    path("lobby/", views.lobby, name="lobby"),
+    path("tables/new/", views.table_new, name="table-new"),
+    path("tables/<int:table_id>/", views.table_page, name="table"),
+    path("tables/<int:table_id>/sit/", views.table_sit, name="table-sit"),
+    path("tables/<int:table_id>/stand/", views.table_stand, name="table-stand"),
+    path("accounts/signup/", views.signup, name="signup"),
+    path("players/me/", views.my_page, name="player-me"),
+    path("players/<int:player_id>/", views.player_page, name="player"),
+]

@@ -1,0 +1,249 @@
+"""Pages of live play: the lobby, a table's board, sign-up and a player's page.
+
+Thin callers of :mod:`matches.services`; the board itself lives in ``static/board.js`` and
+talks to :mod:`matches.consumers` over a WebSocket.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from matches import services
+from matches.consumers import ClientError, board_access, lobby_tables, table_state
+from matches.forms import SignUpForm, TableForm
+from matches.models import Match, MatchStatus, Player, Table
+
+
+def _viewer(request: HttpRequest) -> Player | None:
+    if request.user.is_authenticated:
+        return services.player_for_user(request.user)
+    return None
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    """Open tables (kept up to date over ``/ws/lobby/``) and a form for a new table."""
+    form = TableForm(initial={"name": _("%(name)s's table") % {
+        "name": request.user.get_username()}}) if request.user.is_authenticated else None
+    return render(request, "matches/lobby.html", {
+        "form": form, "tables": lobby_tables(), "strings": lobby_strings(),
+    })
+
+
+@login_required
+@require_POST
+def table_new(request: HttpRequest) -> HttpResponse:
+    """Create a table with the form's options and sit its creator down at it."""
+    form = TableForm(request.POST)
+    if not form.is_valid():
+        return render(request, "matches/lobby.html", {
+            "form": form, "tables": lobby_tables(), "strings": lobby_strings(),
+        }, status=400)
+    player = services.player_for_user(request.user)
+    try:
+        table = services.table_create(name=form.cleaned_data["name"], creator=player,
+                                      **form.table_options())
+        services.table_sit(table_id=table.pk, player=player)
+    except services.ServiceError as error:
+        form.add_error(None, error.detail)
+        return render(request, "matches/lobby.html", {
+            "form": form, "tables": lobby_tables(), "strings": lobby_strings(),
+        }, status=400)
+    return redirect("table", table_id=table.pk)
+
+
+def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The board. The page carries the current state, so a reload shows it at once."""
+    get_object_or_404(Table, pk=table_id)
+    try:
+        viewer, _seated = board_access(table_id, request.user)
+    except ClientError:
+        raise Http404(_("This table is private.")) from None
+    return render(request, "matches/table.html", {
+        "table_id": table_id,
+        "state": table_state(table_id, viewer),
+        "strings": board_strings(),
+        "viewer": viewer,
+    })
+
+
+@login_required
+@require_POST
+def table_sit(request: HttpRequest, table_id: int) -> HttpResponse:
+    get_object_or_404(Table, pk=table_id)
+    seat = request.POST.get("seat")
+    try:
+        services.table_sit(table_id=table_id, player=services.player_for_user(request.user),
+                           seat=int(seat) if seat in ("0", "1") else None)
+    except services.ServiceError as error:
+        messages.error(request, error.detail)
+    return redirect("table", table_id=table_id)
+
+
+@login_required
+@require_POST
+def table_stand(request: HttpRequest, table_id: int) -> HttpResponse:
+    get_object_or_404(Table, pk=table_id)
+    try:
+        services.table_stand(table_id=table_id, player=services.player_for_user(request.user))
+    except services.ServiceError as error:
+        messages.error(request, error.detail)
+        return redirect("table", table_id=table_id)
+    return redirect("lobby")
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    """Django's user-creation form; logs the new member in and opens the lobby."""
+    if request.method == "POST":
+        form = SignUpForm(request.POST)
+        if form.is_valid():
+            user = form.save()
+            services.player_for_user(user)
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            return redirect("lobby")
+    else:
+        form = SignUpForm()
+    return render(request, "registration/signup.html", {"form": form})
+
+
+@login_required
+def my_page(request: HttpRequest) -> HttpResponse:
+    return redirect("player", player_id=services.player_for_user(request.user).pk)
+
+
+def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
+    """A player's rating, experience, rating history and recent matches."""
+    player = get_object_or_404(Player, pk=player_id)
+    matches = (Match.objects.filter(Q(player0=player) | Q(player1=player))
+               .filter(Q(table__is_public=True) | Q(player0__user_id=request.user.pk)
+                       | Q(player1__user_id=request.user.pk))
+               .select_related("player0", "player1", "winner", "table")
+               .order_by("-started_at")[:20])
+    changes = {record.match_id: record.delta for record in player.rating_history.all()}
+    rows = []
+    for match in matches:
+        seat = match.seat_of(player)
+        opponent = match.player1 if seat == 0 else match.player0
+        mine, theirs = (match.score0, match.score1) if seat == 0 else (match.score1, match.score0)
+        if match.status == MatchStatus.PLAYING:
+            outcome = "playing"
+        elif match.winner_id is None:
+            outcome = "none"
+        else:
+            outcome = "won" if match.winner_id == player.pk else "lost"
+        rows.append({"match": match, "opponent": opponent, "score": (mine, theirs),
+                     "outcome": outcome, "rating_change": changes.get(match.pk),
+                     "length": match.snapshot.get("rules", {}).get("match_length")})
+    return render(request, "matches/player.html", {
+        "player": player, "rows": rows,
+        "history": player.rating_history.select_related("match").order_by("-created_at")[:10],
+    })
+
+
+# -- words the scripts show, translated on the server (no JavaScript catalog) --------------
+
+
+def lobby_strings() -> dict[str, str]:
+    return {
+        "money": _("Money session"),
+        "to_points": _("Match to {n}"),
+        "cube": _("cube"),
+        "no_cube": _("no cube"),
+        "gammons_off": _("no gammons"),
+        "crawford": _("Crawford"),
+        "rated": _("rated"),
+        "unrated": _("unrated"),
+        "clock": _("{delay} s + {reserve}"),
+        "empty_seat": _("free seat"),
+        "watch": _("Watch"),
+        "sit": _("Sit"),
+        "open": _("Waiting for a player"),
+        "playing": _("Playing"),
+        "no_tables": _("No tables yet: create one."),
+        "reserved": _("reserved"),
+    }
+
+
+def board_strings() -> dict[str, str]:
+    return {
+        # players' terms (RULES.md gives the Persian ones)
+        "pips": _("pips"),
+        "bar": _("bar"),
+        "cube": _("cube"),
+        "single": _("single game"),
+        "gammon": _("gammon"),
+        "backgammon": _("backgammon"),
+        # panels and controls
+        "roll": _("Roll"),
+        "double": _("Double"),
+        "take": _("Take"),
+        "drop": _("Drop"),
+        "resign": _("Resign"),
+        "confirm": _("Confirm move"),
+        "undo": _("Undo"),
+        "flip": _("Flip board"),
+        "sit": _("Sit here"),
+        "stand": _("Stand up"),
+        "login_to_play": _("Log in to play"),
+        "empty_seat": _("Free seat"),
+        "waiting_player": _("Waiting for an opponent…"),
+        "resign_question": _("Resign this game? {name} wins {points}."),
+        "cancel": _("Cancel"),
+        "yes_resign": _("Yes, resign"),
+        "close": _("Close"),
+        "lobby": _("Back to the lobby"),
+        "your_turn_roll": _("Your turn: double or roll."),
+        "your_turn_move": _("Your turn: move {dice}."),
+        "your_turn_move_done": _("Confirm your move, or undo."),
+        "cube_offered_you": _("{name} doubles to {value}: take or drop?"),
+        "cube_offered_wait": _("Waiting for {name} to take or drop…"),
+        "waiting_for": _("Waiting for {name}…"),
+        "spectating": _("You are watching."),
+        "match_to": _("Match to {n} points"),
+        "money": _("Money session"),
+        "crawford_game": _("Crawford game: no doubling"),
+        "game_n": _("Game {n}"),
+        "score": _("Score"),
+        "moves": _("Moves"),
+        "connecting": _("Connecting…"),
+        "live": _("Live"),
+        "reconnecting": _("Connection lost; reconnecting in {s} s…"),
+        "closed": _("This board is closed."),
+        # the move list
+        "ev_opening": _("Opening roll: {p0} {d0}, {p1} {d1}"),
+        "ev_play": _("{name} {dice}: {play}"),
+        "ev_roll": _("{name} rolls {dice}"),
+        "ev_pass": _("{name} {dice}: cannot move"),
+        "ev_double": _("{name} doubles to {value}"),
+        "ev_take": _("{name} takes"),
+        "ev_drop": _("{name} drops"),
+        "ev_resign": _("{name} resigns"),
+        "ev_timeout": _("{name}'s flag falls"),
+        "ev_forfeit": _("{name} forfeits"),
+        "ev_adjudicate": _("A referee decides for {name}"),
+        # end panels
+        "game_over": _("Game {n} is over"),
+        "wins_points": _("{name} wins {points}"),
+        "points_1": _("1 point"),
+        "points_n": _("{n} points"),
+        "how_bear_off": _("{kind} × cube {cube}"),
+        "how_drop": _("the double was dropped"),
+        "how_resign": _("resignation × cube {cube}"),
+        "how_timeout": _("time ran out × cube {cube}"),
+        "how_forfeit": _("forfeit"),
+        "how_adjudication": _("referee's decision"),
+        "match_over": _("The match is over"),
+        "match_won": _("{name} wins the match {score}"),
+        "session_over": _("The session is over: {score}"),
+        "voided": _("This match was voided by a referee."),
+        "play_again": _("Play again"),
+        "pip_title": _("Pip count"),
+        "clock_delay": _("delay"),
+    }
+
