@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
+from functools import lru_cache
 
 import pytest
 
@@ -80,12 +81,14 @@ def _bear_off(rng: random.Random, *, on_bar: bool) -> Position:
     _scatter(rng, rng.randint(1, 15 - on_bar), list(range(6)), mover)
     free = [i for i in range(24) if not mover[23 - i]]
     in_our_home = [i for i in free if i >= 18]  # opponent indexes 18..23: mover's 6..1
-    if in_our_home and rng.random() < 0.6:
-        _scatter(rng, rng.randint(1, 3), in_our_home, opponent)
+    if in_our_home and rng.random() < 0.6:  # blots and points that block the bear-off
+        for index in rng.sample(in_our_home, min(len(in_our_home), rng.randint(1, 3))):
+            opponent[index] = rng.choice((1, 2, 2, 3))
     _scatter(rng, rng.randint(0, 15 - sum(opponent)), free, opponent)
     return Position(tuple(mover), tuple(opponent))
 
 
+@lru_cache(maxsize=4)
 def sample_cases(seed: int, count: int) -> list[tuple[str, int, int, str]]:
     """``count`` seeded cases ``(position ID, die1, die2, phase)`` covering every phase."""
     rng = random.Random(seed)

@@ -57,6 +57,10 @@ RULE_EXAMPLES: list[tuple[str, Position, int, int, set[str]]] = [
      board({20: 1, 13: 1, 1: 13}, {15: 2, 14: 2, 2: 2}), 6, 5, {"13/7"}),
     ("only one die can be played: the lower one, with two checkers outside",
      board({20: 1, 13: 1, 1: 13}, {15: 2, 14: 2, 7: 2, 2: 2}), 6, 5, {"13/8"}),
+    # The engine this replaced kept only 2/off here: it took an exact bear-off with the lower
+    # die for a bear-off with the higher one.
+    ("only the lower die can be played: bearing off or moving inside",
+     board({4: 3, 2: 2}, {1: 2, **FAR}), 3, 2, {"2/off", "4/2"}),
     ("only one die can be played: the higher one, bearing off",
      board({6: 1, 4: 1}, {5: 2, 3: 2, 2: 2}), 4, 3, {"4/off"}),
     # Entering from the bar: a die n enters on the mover's point 25 - n.
