@@ -1,0 +1,85 @@
+"""Replaying the event log reproduces the stored snapshot exactly, for random matches."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from matches import services
+from matches.audit import dice_audit, mat_export, replay_steps
+from matches.demo import play_out
+from matches.models import Event, EventKind, MatchStatus
+from matches.state import load_state, replay_events
+
+pytestmark = pytest.mark.django_db
+
+# (table options, random-player chances): cube on and off, gammons off, money, Crawford off.
+VARIANTS = [
+    ({"match_length": 3}, {"double": 0.1, "take": 0.6}),
+    ({"match_length": 1}, {}),
+    ({"match_length": 5, "cube_enabled": False}, {}),
+    ({"match_length": 3, "gammons_enabled": False}, {"double": 0.2}),
+    ({"match_length": 3, "crawford": False}, {"double": 0.15, "resign": 0.01}),
+    ({"match_length": None, "is_rated": False}, {"double": 0.2, "take": 0.9}),
+]
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_matches_replay_to_their_snapshot(start_match, seed):
+    options, chances = VARIANTS[seed % len(VARIANTS)]
+    rng = random.Random(seed)
+    match = start_match(**options)  # fair dice: nothing scripted
+    match = play_out(match, rng, session_games=2, **chances)
+    assert match.status == MatchStatus.FINISHED
+
+    events = list(match.events.order_by("sequence"))
+    assert [e.sequence for e in events] == list(range(len(events)))
+    assert replay_events(events).to_dict() == match.snapshot
+    result = services.match_verify(match_id=match.pk)
+    assert result.ok and result.events == len(events), result.detail
+
+    # Step by step, every intermediate state is legal and the last one is the snapshot.
+    steps = list(replay_steps(match))
+    assert len(steps) == len(events)
+    assert steps[-1].state.to_dict() == match.snapshot
+
+    audit = dice_audit(match)
+    assert audit["verified"] is True and not audit["dice_were_scripted"]
+    assert mat_export(match).count(" Game ") == len(load_state(match).games)
+
+
+def test_a_tampered_log_fails_verification(start_match):
+    match = start_match(match_length=1)
+    match = play_out(match, random.Random(99))
+    assert services.match_verify(match_id=match.pk).ok
+
+    play = match.events.filter(kind=EventKind.PLAY).first()
+    assert play is not None
+    original = dict(play.payload)
+    legal_elsewhere = "24/23"  # a different (possibly illegal) play
+    Event.objects.filter(pk=play.pk).update(
+        payload={**original, "action": {**original["action"], "play": legal_elsewhere}})
+    changed = services.match_verify(match_id=match.pk)
+    assert not changed.ok
+
+    Event.objects.filter(pk=play.pk).update(payload=original)
+    assert services.match_verify(match_id=match.pk).ok
+    Event.objects.filter(pk=play.pk).delete()
+    gap = services.match_verify(match_id=match.pk)
+    assert not gap.ok and "gap" in gap.detail
+
+
+def test_a_tampered_roll_fails_the_dice_audit(start_match):
+    match = start_match(match_length=1, cube_enabled=False)
+    match = play_out(match, random.Random(5))
+    assert dice_audit(match)["verified"] is True
+    roll = match.events.filter(kind=EventKind.ROLL).first()
+    assert roll is not None
+    dice = roll.payload["action"]["dice"]
+    forged = [dice[0] % 6 + 1, dice[1]]
+    Event.objects.filter(pk=roll.pk).update(
+        payload={**roll.payload, "action": {**roll.payload["action"], "dice": forged}})
+    audit = dice_audit(match)
+    assert audit["verified"] is False
+    assert [r["matches"] for r in audit["rolls"]].count(False) == 1
