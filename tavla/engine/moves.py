@@ -110,8 +110,11 @@ def check_dice(die1: int, die2: int) -> None:
 # * the common case, two different dice with no checker on the bar and no bear-off in reach,
 #   is enumerated directly (``_two_dice_plain``) instead of searching both orders of the dice
 #   and removing the duplicates afterwards;
+# * doubles are searched by non-increasing source, where every leaf is a different position
+#   (``_doubles``), so no duplicate check is needed;
 # * the general search keys its duplicates by the mover's tuple and a bit mask of hit points,
 #   and builds the opponent's tuple only for the plays it keeps.
+# ``benchmarks/engine.py`` measures the result (targets: median <= 30 µs, p99 <= 500 µs).
 
 # _MOVE[source point][destination point] and _HIT[...] for every move a die can make.
 _MOVE: Final = [[Move(s, d) for d in range(26)] for s in range(26)]
@@ -389,9 +392,9 @@ def _doubles(position: Position, die: int) -> tuple[Play, ...]:
 def _search(position: Position, dice: tuple[int, ...]) -> tuple[Play, ...]:
     """Depth-first search over the dice in the order given, both orders for non-doubles.
 
-    Used for doubles, for a single checker on the bar and near the bear-off. With doubles the
-    sources are taken in non-increasing order (any legal sequence can be reordered that way,
-    as GNU Backgammon does), which avoids visiting every permutation of the same moves.
+    The general case, used for non-doubles with one checker on the bar or a bear-off within
+    reach. It accepts four equal dice too (then, as in ``_doubles``, sources are taken in
+    non-increasing order), which the tests use to cross-check ``_doubles``.
     """
     mover = list(position.mover)
     opponent = list(position.opponent)

@@ -193,3 +193,20 @@ def test_position_id_round_trip(position: Position) -> None:
     assert len(text) == 14
     assert Position.from_id(text) == position
     assert Position.from_id(position.swap().to_id()) == position.swap()
+
+
+@settings(max_examples=300, deadline=None)
+@given(positions(), dice, dice)
+def test_fast_paths_agree_with_the_general_search(position: Position, die1: int,
+                                                  die2: int) -> None:
+    # legal_plays takes shortcuts for doubles, plain non-doubles and two or more checkers on
+    # the bar; the general depth-first search must find the same positions and moves.
+    from tavla.engine.moves import _search
+
+    order = (die1,) * 4 if die1 == die2 else (max(die1, die2), min(die1, die2))
+    general = {play.position: play for play in _search(position, order)}
+    fast = {play.position: play for play in legal_plays(position, die1, die2)}
+    assert set(fast) == set(general)
+    for result, play in fast.items():
+        assert len(play.moves) == len(general[result].moves)
+        assert _replay(position, play, die1, die2) == result
