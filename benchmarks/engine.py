@@ -10,7 +10,8 @@ smaller run). Single-threaded, so it measures one core.
   :class:`Play` with its resulting :class:`Position`; the best of three runs per pair, to
   leave out the noise of the machine. Prints the median and the 99th percentile.
 * Games: random complete games per second (roll, pick a random legal play, pass the turn,
-  until one side has borne off everything; no cube).
+  until one side has borne off everything; no cube), the fastest of three rounds. Random
+  games are long: about 95 turns each, since random play hits a lot.
 """
 
 from __future__ import annotations
@@ -82,12 +83,17 @@ def time_legal_plays(pairs: list[tuple[Position, int, int]], runs: int = 3) -> l
     return [ns / 1000 for ns in best]
 
 
-def games_per_second(games: int, seed: int = SEED + 1) -> float:
-    rng = random.Random(seed)
-    start = time.perf_counter()
-    for _ in range(games):
-        random_game(rng)
-    return games / (time.perf_counter() - start)
+def games_per_second(games: int, rounds: int = 3, seed: int = SEED + 1) -> float:
+    """Random complete games per second: the same seeded games played ``rounds`` times, the
+    fastest round counts (like the best of three above, it leaves out other processes)."""
+    best = float("inf")
+    for _ in range(rounds):
+        rng = random.Random(seed)
+        start = time.perf_counter()
+        for _ in range(games):
+            random_game(rng)
+        best = min(best, time.perf_counter() - start)
+    return games / best
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -98,11 +104,11 @@ def percentile(values: list[float], fraction: float) -> float:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=12_000, help="corpus size (default 12000)")
-    parser.add_argument("--games", type=int, default=500, help="random games to time")
+    parser.add_argument("--games", type=int, default=200, help="random games per round (3 rounds)")
     parser.add_argument("--quick", action="store_true", help="2,000 pairs and 100 games")
     args = parser.parse_args(argv)
     if args.quick:
-        args.pairs, args.games = 2_000, 100
+        args.pairs, args.games = 2_000, 50
 
     pairs = corpus(args.pairs)
     doubles = sum(1 for _, d1, d2 in pairs if d1 == d2)
@@ -119,9 +125,10 @@ def main(argv: list[str] | None = None) -> int:
           f"{verdict(median <= TARGET_MEDIAN_US)}")
     print(f"legal_plays  p99    {p99:8.1f} µs   target <= {TARGET_P99_US:.0f} µs  "
           f"{verdict(p99 <= TARGET_P99_US)}")
-    print(f"             max    {max(times):8.1f} µs")
+    print(f"             mean   {statistics.fmean(times):8.1f} µs   max {max(times):.1f} µs")
     print(f"random games {rate:8.1f} /s   target >= {TARGET_GAMES_PER_SECOND:.0f} /s  "
-          f"{verdict(rate >= TARGET_GAMES_PER_SECOND)}  ({args.games} games, one core)")
+          f"{verdict(rate >= TARGET_GAMES_PER_SECOND)}  (best of 3 rounds of {args.games} games, "
+          "one core)")
     return 0
 
 
