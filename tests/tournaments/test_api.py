@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.db import connections
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -84,7 +86,16 @@ def test_report_and_confirm_over_the_api(make_tournament):
     assert confirmed.json()["a"]["points"] == 1
 
 
+@pytest.fixture
+async def close_consumer_connections():
+    """The consumer queries from asgiref's shared thread: close that thread's connection so
+    the test database can be dropped (PostgreSQL refuses while one is open)."""
+    yield
+    await database_sync_to_async(connections.close_all)()
+
+
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("close_consumer_connections")
 async def test_the_socket_announces_changes(make_tournament, director):
     from tavla.asgi import application
     from tournaments import services
