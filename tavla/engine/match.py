@@ -616,7 +616,7 @@ class MatchState:
             board = data["board"]
             dice = data["dice"]
             score = data["score"]
-            return cls(
+            state = cls(
                 rules=Rules.from_dict(data["rules"]),
                 phase=Phase(data["phase"]),
                 score=(int(score[0]), int(score[1])),
@@ -637,6 +637,32 @@ class MatchState:
             raise
         except (KeyError, TypeError, ValueError, IndexError) as error:
             raise EngineError(f"malformed match snapshot: {error}") from error
+        state._check_consistency()
+        return state
+
+    def _check_consistency(self) -> None:
+        """Raise :class:`EngineError` for a state no sequence of actions can reach in these
+        fields (a guard against a damaged snapshot, not a full proof)."""
+        problems = []
+        cube = self.cube_value
+        if cube < 1 or cube & (cube - 1) or cube > self.rules.max_cube:
+            problems.append(f"cube value {cube}")
+        if self.dice is not None:
+            check_dice(*self.dice)
+        if self.phase.in_game and (self.dice is None) == (self.phase is Phase.MOVE):
+            problems.append(f"dice {self.dice} in phase {self.phase.value}")
+        if self.phase.in_game and (self.player_on_roll is None) != (
+            self.phase is Phase.OPENING_ROLL
+        ):
+            problems.append(f"player on roll {self.player_on_roll} in phase {self.phase.value}")
+        if not self.games or self.games[-1].number != self.game_number:
+            problems.append(f"game {self.game_number} is not the last game recorded")
+        elif (self.games[-1].result is None) == self.phase.is_over:
+            problems.append(f"the last game's result does not fit phase {self.phase.value}")
+        if min(self.score) < 0:
+            problems.append(f"score {self.score}")
+        if problems:
+            raise EngineError("inconsistent match snapshot: " + "; ".join(problems))
 
 
 def _optional_player(value: Any) -> Player | None:

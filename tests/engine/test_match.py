@@ -121,6 +121,7 @@ def test_forfeit_between_games_is_recorded_in_a_new_game() -> None:
     assert (state.winner, state.score, state.game_number) == (1, (1, 5), 2)
     game = state.current_game
     assert game.score_before == (1, 0) and [e.kind for e in game.events] == [EventKind.FORFEIT]
+    assert MatchState.from_dict(state.to_dict()) == state
 
 
 def test_referee_awards_the_match() -> None:
@@ -212,7 +213,10 @@ def test_malformed_actions_raise(bad: dict[str, object]) -> None:
 def test_malformed_snapshots_raise() -> None:
     good = MatchState.new().to_dict()
     for bad in ({}, {**good, "version": 99}, {**good, "phase": "dancing"},
-                {**good, "board": [[0] * 25]}, {**good, "player_on_roll": 3}):
+                {**good, "board": [[0] * 25]}, {**good, "player_on_roll": 3},
+                {**good, "cube_value": 3}, {**good, "phase": "move"},
+                {**good, "dice": [3, 1]}, {**good, "game_number": 2},
+                {**good, "phase": "game_over"}):
         with pytest.raises(EngineError):
             MatchState.from_dict(bad)
 
