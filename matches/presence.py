@@ -62,10 +62,13 @@ def connected(*, table_id: int, player_id: int, channel_name: str) -> None:
     pipe.execute()
 
 
-def disconnected(*, table_id: int, player_id: int, channel_name: str) -> None:
-    """Forget one board; when it was the last, remember since when the player is away."""
+def disconnected(*, table_id: int, player_id: int, channel_name: str,
+                 now: float | None = None) -> None:
+    """Forget one board; when it was the last, remember since when the player is away
+    (``now``, epoch seconds, is for tests)."""
     channels, since = _keys(table_id, player_id)
-    _client().eval(_DISCONNECT, 2, channels, since, channel_name, repr(time.time()), _TTL)
+    stamp = time.time() if now is None else now
+    _client().eval(_DISCONNECT, 2, channels, since, channel_name, repr(stamp), _TTL)
 
 
 def is_connected(*, table_id: int, player_id: int) -> bool:

@@ -196,3 +196,99 @@ def celery_worker_process(
     finally:
         worker.stop()
         log_file.close()
+
+
+# -- more workers, and beat ---------------------------------------------------------------
+
+
+def start_celery_worker(env: dict[str, str], *, name: str, queues: str | None = None,
+                        timeout: float = 60.0) -> CeleryWorkerProcess:
+    """Start one more real worker (solo pool) with ``env`` and wait until it answers a ping.
+
+    For tests that kill or restart workers; the caller stops it (``worker.stop()``) or kills
+    it (``worker.process.kill()``). ``queues`` is Celery's ``-Q`` (comma-separated).
+    Its output is in ``worker.log()`` (under test-artifacts/).
+    """
+    import socket
+
+    hostname = f"{name}-{os.getpid()}@{socket.gethostname()}"
+    ARTIFACTS_DIR.mkdir(exist_ok=True)
+    log_path = ARTIFACTS_DIR / f"celery-{name}-{os.getpid()}.log"
+    argv = [sys.executable, "-m", "celery", "-A", "tavla", "worker", "--pool=solo",
+            "--loglevel=INFO", "--without-mingle", "--without-gossip", "-n", hostname]
+    if queues:
+        argv += ["-Q", queues]
+    with log_path.open("wb") as log_file:
+        process = subprocess.Popen(argv, cwd=BASE_DIR, env=env, stdin=subprocess.DEVNULL,
+                                   stdout=log_file, stderr=subprocess.STDOUT)
+    worker = CeleryWorkerProcess(process=process, hostname=hostname, env=env, log_path=log_path)
+    deadline = time.monotonic() + timeout
+    while not worker.ping(timeout=0.5):
+        if process.poll() is not None:
+            pytest.fail(f"Celery worker {name} exited with {process.returncode}:\n{worker.log()}")
+        if time.monotonic() > deadline:
+            worker.stop()
+            pytest.fail(f"Celery worker {name} did not answer ping in {timeout} s:\n"
+                        f"{worker.log()}")
+        time.sleep(0.1)
+    return worker
+
+
+@dataclass
+class CeleryBeatProcess:
+    """A running ``celery -A tavla beat`` subprocess with its own schedule file."""
+
+    process: subprocess.Popen[bytes]
+    log_path: Path
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def start_celery_beat(env: dict[str, str], *, schedule_dir: Path,
+                      timeout: float = 60.0) -> CeleryBeatProcess:
+    """Start ``celery -A tavla beat`` (the schedule of ``CELERY_BEAT_SCHEDULE``) and wait until
+    it has started. Its schedule file lives in ``schedule_dir``, so it never touches var/."""
+    ARTIFACTS_DIR.mkdir(exist_ok=True)
+    log_path = ARTIFACTS_DIR / f"celery-beat-{os.getpid()}.log"
+    with log_path.open("wb") as log_file:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "tavla", "beat", "--loglevel=INFO",
+             "--max-interval=1", "-s", str(schedule_dir / "celerybeat-schedule")],
+            cwd=BASE_DIR, env=env, stdin=subprocess.DEVNULL, stdout=log_file,
+            stderr=subprocess.STDOUT,
+        )
+    beat = CeleryBeatProcess(process=process, log_path=log_path)
+    deadline = time.monotonic() + timeout
+    while "beat: Starting" not in beat.log():
+        if process.poll() is not None:
+            pytest.fail(f"Celery beat exited with {process.returncode}:\n{beat.log()}")
+        if time.monotonic() > deadline:
+            beat.stop()
+            pytest.fail(f"Celery beat did not start in {timeout} s:\n{beat.log()}")
+        time.sleep(0.1)
+    return beat
+
+
+@pytest.fixture(scope="module")
+def celery_beat_process(
+    celery_worker_process: CeleryWorkerProcess, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[CeleryBeatProcess]:
+    """Celery beat sending the project's periodic tasks (the clock sweep every 2 s, the
+    heartbeat) to this session's worker, for one test module. Like the worker, it only sees
+    committed rows: use ``@pytest.mark.django_db(transaction=True)``."""
+    beat = start_celery_beat(celery_worker_process.env,
+                             schedule_dir=tmp_path_factory.mktemp("beat"))
+    try:
+        yield beat
+    finally:
+        beat.stop()
