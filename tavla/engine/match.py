@@ -24,6 +24,16 @@ The board is stored from player 0's side (``board.mover`` is player 0's checkers
 
 A money session (``Rules.match_length is None``) never ends by score: it ends with
 :class:`~tavla.engine.actions.EndSession` between games, or by a forfeit or a referee.
+
+A service stores ``state.to_dict()`` as the snapshot and each ``action.to_dict()`` in its
+event log; ``MatchState.replay(rules, logged_actions)`` gives the same snapshot back::
+
+    dice = FairDice.new()                       # publish dice.commitment now
+    state = MatchState.new(Rules(match_length=7))
+    state = state.apply(OpeningRoll(*dice.roll_opening()))   # ties: roll again
+    state = state.apply(PlayMove("13/9 13/10"))              # or a Play from legal_plays()
+    if not state.may_double():                               # nothing to decide: roll
+        state = state.apply(Roll(*dice.roll()))
 """
 
 from __future__ import annotations
