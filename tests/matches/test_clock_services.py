@@ -322,3 +322,25 @@ def test_a_flag_with_the_board_open_starts_no_grace(clocked):
     assert clocks.sweep_expired_clocks(
         now=match.deadline + timedelta(seconds=GRACE + 1)).forfeited == []
     presence.forget(**ids)
+
+
+# -- the demo club ---------------------------------------------------------------------------
+
+
+def test_the_clock_demo_seats_an_idle_player_again_after_each_match(make_player):
+    from matches.demo_clock import CLOCK_DEMO_TABLE, seed_clock_demo
+
+    dave = make_player("dave")
+    seed_clock_demo(print)
+    seed_clock_demo(print)
+    table = Table.objects.get(name=CLOCK_DEMO_TABLE)
+    assert table.seat0_id == dave.pk and table.time_control() is not None
+    services.table_sit(table_id=table.pk, player=make_player("visitor"))
+    match = Match.objects.get(table=table)
+    control = table.time_control()
+    assert control is not None and match.deadline is not None
+    assert clock_of(match).reserves == (15.0, 15.0) and control.delay == 5.0
+    services.match_void(match_id=match.pk, referee=None, reason="demo over")
+    seed_clock_demo(print)
+    table.refresh_from_db()
+    assert dave.pk in (table.seat0_id, table.seat1_id)

@@ -87,6 +87,15 @@ def seed_match_play(report: Report) -> None:
 SEED_STEPS.append(seed_match_play)
 
 
+def seed_clock(report: Report) -> None:
+    from matches.demo_clock import seed_clock_demo
+
+    seed_clock_demo(report)
+
+
+SEED_STEPS.append(seed_clock)
+
+
 def print_logins(report: Report) -> None:
     report("Demo logins (username / password):")
     for username, password, role in DEMO_LOGINS:
