@@ -12,6 +12,7 @@ from typing import Any
 
 from django.apps import apps
 from django.contrib import admin
+from django.core.exceptions import FieldDoesNotExist
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.urls import URLPattern, path, reverse
@@ -113,16 +114,29 @@ class PlayerFilter(admin.SimpleListFilter):
         return queryset
 
 
+class TournamentFilter(admin.SimpleListFilter):
+    """Matches of one tournament (the tournaments app pairs its players into matches)."""
+
+    title = _("tournament")
+    parameter_name = "tournament"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[Any, str]]:
+        tournament = apps.get_model("tournaments", "Tournament")
+        return [(t.pk, str(t)) for t in tournament.objects.order_by("-pk")[:200]]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        if self.value():
+            return queryset.filter(tournament_pairing__tournament=self.value())
+        return queryset
+
+
 def _tournament_filter() -> list[Any]:
-    """Filter by tournament once the tournaments app relates its pairings to matches."""
+    """The tournament filter, once the tournaments app relates its pairings to matches."""
     try:
-        pairing = apps.get_model("tournaments", "Pairing")
-        pairing._meta.get_field("match")
-    except LookupError:
+        apps.get_model("tournaments", "Pairing")._meta.get_field("match")
+    except (LookupError, FieldDoesNotExist):
         return []
-    except Exception:  # noqa: BLE001 - FieldDoesNotExist: no relation yet
-        return []
-    return [("tournament_pairing__tournament", admin.RelatedOnlyFieldListFilter)]
+    return [TournamentFilter]
 
 
 class GameInline(ReadOnlyMixin, admin.TabularInline):

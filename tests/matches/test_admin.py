@@ -189,3 +189,20 @@ def test_the_demo_club_has_a_finished_match_to_replay(referee_client):
     assert Table.objects.filter(match_length__isnull=True).exists()
     replay = referee_client.get(f"/admin/matches/match/{match.pk}/replay/")
     assert replay.status_code == 200 and "Match over" in replay.content.decode()
+
+
+def test_matches_filter_by_tournament(start_match, referee_client):
+    from tournaments.models import Pairing, Round, Tournament
+
+    paired = start_match(dice=[[3, 1]])
+    casual = start_match(dice=[[4, 2]])
+    cup = Tournament.objects.create(name="Club cup")
+    first = Round.objects.create(tournament=cup, number=1, match_length=3)
+    Pairing.objects.create(tournament=cup, round=first, slot="1", side_a="a", side_b="b",
+                           match=paired)
+    html = referee_client.get(
+        f"/admin/matches/match/?tournament={cup.pk}"
+    ).content.decode()
+    assert f"/admin/matches/match/{paired.pk}/change/" in html
+    assert f"/admin/matches/match/{casual.pk}/change/" not in html
+    assert "Club cup" in html
