@@ -100,6 +100,7 @@ def test_concurrent_read_then_write_transactions_queue_instead_of_failing() -> N
         assert cursor.fetchone()[0] == "wal"
     errors: list[BaseException] = []
     start = threading.Barrier(4)
+    groups_before = Group.objects.count()  # migrations create some (the Referees group)
 
     def writer(index: int) -> None:
         try:
@@ -121,7 +122,7 @@ def test_concurrent_read_then_write_transactions_queue_instead_of_failing() -> N
     for thread in threads:
         thread.join(timeout=60)
     assert errors == []
-    assert Group.objects.count() == 20
+    assert Group.objects.count() == groups_before + 20
 
 
 # --- Heartbeat and /healthz -----------------------------------------------------------
