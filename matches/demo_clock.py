@@ -1,10 +1,11 @@
 """The clock part of the demo club: a table where an idle player's flag falls on screen.
 
-"Clock demo" has a short clock (5 s per move + 15 s) and a short grace (30 s), and dave sits
+"Clock demo" has a short clock (5 s per move + 15 s) and a short grace (20 s), and dave sits
 there and never moves. Log in as anyone else and sit down: the match starts, and when dave's
 turn comes his clock runs out about 20 s later; the flag (game lost, then dave on delay only)
 shows on every open board without a reload, and since dave has no board open he forfeits the
-match 30 s after the flag. Each ``seed_demo`` (so each ``make run``) seats dave again if the
+match 20 s after the flag (seven points: long enough that his flags alone do not end it
+first). Each ``seed_demo`` (so each ``make run``) seats dave again if the
 last demo match is over, so the demonstration can be repeated.
 """
 
@@ -23,8 +24,8 @@ Report = Callable[[str], None]
 CLOCK_DEMO_TABLE: Final = "Clock demo: 5 s + 15 s, dave never moves"
 CLOCK_DEMO_IDLER: Final = "dave"
 CLOCK_DEMO_RULES: Final[dict[str, Any]] = {
-    "match_length": 3, "is_rated": False, "clock_enabled": True, "clock_delay": 5.0,
-    "clock_reserve_seconds": 15.0, "clock_reserve_per_point": 0.0, "grace_seconds": 30.0,
+    "match_length": 7, "is_rated": False, "clock_enabled": True, "clock_delay": 5.0,
+    "clock_reserve_seconds": 15.0, "clock_reserve_per_point": 0.0, "grace_seconds": 20.0,
 }
 
 
