@@ -517,23 +517,37 @@ function renderPlayer(seat, where) {
     box.append(html('span', { class: 'score', text: num(player.score) }));
     if (state.clock) box.append(html('span', { class: 'clock', 'data-clock-seat': seat }));
   }
-  // an empty seat: sit down
+}
+
+/** Sitting down and standing up, whenever no match is being played at the table. */
+function renderSeats() {
+  const box = $('seats');
+  box.replaceChildren();
+  box.hidden = state.table.playing;
+  if (state.table.playing) return;
   const seated = state.table.seats.some((s) => s && s.id === state.viewer_id);
-  const tableSeat = state.table.seats[seat];
-  if (!tableSeat && !state.table.playing && !seated) {
-    if (page.dataset.authenticated === '1') {
-      const button = html('button', { type: 'button', class: 'primary sit', 'data-seat': seat, text: T.sit });
-      button.addEventListener('click', () => send({ type: 'sit', seat }));
-      box.append(button);
+  box.append(html('h2', { text: hasMatch() ? T.next_match : T.seats }));
+  state.table.seats.forEach((occupant, seat) => {
+    const row = html('p', { class: 'seat-row', 'data-seat': seat }, html('span', { class: `swatch seat${seat}` }), ' ');
+    if (occupant) {
+      row.append(html('bdi', { class: 'name', text: occupant.name }));
+      if (occupant.id === state.viewer_id) {
+        const button = html('button', { type: 'button', class: 'stand', text: T.stand });
+        button.addEventListener('click', () => send({ type: 'stand' }));
+        row.append(' ', button);
+      }
     } else {
-      box.append(html('a', { class: 'button', href: page.dataset.loginUrl, text: T.login_to_play }));
+      row.append(html('span', { class: 'name empty', text: T.empty_seat }), ' ');
+      if (page.dataset.authenticated !== '1') {
+        row.append(html('a', { class: 'button', href: page.dataset.loginUrl, text: T.login_to_play }));
+      } else if (!seated) {
+        const button = html('button', { type: 'button', class: 'primary sit', 'data-seat': seat, text: T.sit });
+        button.addEventListener('click', () => send({ type: 'sit', seat }));
+        row.append(button);
+      }
     }
-  }
-  if (tableSeat && tableSeat.id === state.viewer_id && !state.table.playing) {
-    const button = html('button', { type: 'button', class: 'stand', text: T.stand });
-    button.addEventListener('click', () => send({ type: 'stand' }));
-    box.append(button);
-  }
+    box.append(row);
+  });
 }
 
 function updateClocks() {
@@ -544,14 +558,19 @@ function updateClocks() {
     node.classList.toggle('running', now.delay !== null);
     node.classList.toggle('low', now.reserve < 30);
     if (now.delay !== null && now.delay > 0) {
-      node.append(html('small', { class: 'delay', text: ` +${num(Math.ceil(now.delay))}` }));
+      node.append(' ', html('bdi', { class: 'delay', dir: 'ltr', text: `+${num(Math.ceil(now.delay))}` }));
     }
   }
 }
 
+function matchTo(length) {
+  if (!length) return T.money;
+  return length === 1 ? T.match_to_one : fmt('match_to', { n: num(length) });
+}
+
 function rulesText() {
   const r = state.table.rules;
-  const parts = [r.match_length ? fmt('match_to', { n: num(r.match_length) }) : T.money];
+  const parts = [matchTo(r.match_length)];
   parts.push(r.cube ? T.cube : '—');
   if (!r.gammons) parts.push('1×');
   return parts.join(' · ');
@@ -563,7 +582,7 @@ function renderScoreboard() {
   $('rules').textContent = rulesText();
   if (!hasMatch()) return;
   const length = state.match_length;
-  box.append(html('p', { class: 'length', text: length ? fmt('match_to', { n: num(length) }) : T.money }));
+  box.append(html('p', { class: 'length', text: matchTo(length) }));
   for (const seat of [0, 1]) {
     box.append(html('p', { class: 'score-line' },
       html('span', { class: `swatch seat${seat}` }), ' ',
@@ -742,6 +761,7 @@ function render(first = false) {
   drawBoard();
   renderPlayer(1 - bottomSeat(), 'player-top');
   renderPlayer(bottomSeat(), 'player-bottom');
+  renderSeats();
   renderScoreboard();
   renderMoves();
   renderStatus();
