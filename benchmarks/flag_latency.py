@@ -5,7 +5,8 @@ creates N clocked one-point matches whose players never move (no delay, reserves
 from 2 s to 10 s by default, so the deadlines fall over eight seconds), waits until every
 match has been flagged, and prints p50, p99 and max of (time of the timeout event -
 deadline). Both paths count: the per-deadline task and the beat sweep behind it.
-Target: p99 <= 1.0 s.
+Target: p99 <= 1.0 s. Measured on the 2-core machine: p50 22-25 ms, p99 141-144 ms, max
+240-364 ms (deadlines over 8 s); p50 17 ms, p99 60 ms with spread 0.
 
 Environment: DATABASE_URL (default postgres://postgres@127.0.0.1:5432/tavla_bench, created
 and migrated here), REDIS_URL (default redis://127.0.0.1:6379/8). Only rows this benchmark
