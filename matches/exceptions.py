@@ -28,6 +28,7 @@ SERVICE_ERROR_STATUS: Final[dict[str, int]] = {
     "stale_version": status.HTTP_409_CONFLICT,
     "illegal_action": status.HTTP_409_CONFLICT,
     "match_over": status.HTTP_409_CONFLICT,
+    "flag_fell": status.HTTP_409_CONFLICT,
     "already_seated": status.HTTP_409_CONFLICT,
     "seat_taken": status.HTTP_409_CONFLICT,
     "table_full": status.HTTP_409_CONFLICT,
