@@ -10,12 +10,19 @@ as ``{"type": "error", "error": code, "detail": text}`` and changes nothing.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
 import time
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.db import connections
 from django.db.models import Q
 
 from matches import presence, services
@@ -80,22 +87,32 @@ def table_dict(table: Table, match: Match | None) -> dict[str, Any]:
     }
 
 
-def _latest_match(table_id: int) -> Match | None:
-    """The match in progress at the table, else the last one played there."""
-    return (Match.objects.filter(table_id=table_id)
-            .select_related("player0", "player1", "table")
-            .order_by("-pk").first())
+def read_table(table_id: int) -> tuple[Table, Match | None]:
+    """The table with its seats and its current (or last) match with its players: everything
+    :func:`state_for` needs, in one query (two before a table's first match).
+
+    Raises ``Table.DoesNotExist``.
+    """
+    match = (Match.objects.filter(table_id=table_id)
+             .select_related("player0", "player1", "table", "table__seat0", "table__seat1")
+             .order_by("-pk").first())
+    if match is not None:
+        return match.table, match
+    return Table.objects.select_related("seat0", "seat1").get(pk=table_id), None
 
 
 def table_state(table_id: int, viewer: Player | None) -> dict[str, Any]:
     """Everything a board at ``table_id`` shows to ``viewer`` (``None``: a spectator).
 
     With a match (in progress or the last one): :func:`matches.selectors.match_state` plus
-    ``table`` and ``server_time``. Before the first match: ``{"type": "table", ...}``.
-    Raises ``Table.DoesNotExist``.
+    ``table``, ``viewer_id`` and ``server_time``. Before the first match:
+    ``{"type": "table", ...}``. Raises ``Table.DoesNotExist``.
     """
-    table = Table.objects.select_related("seat0", "seat1").get(pk=table_id)
-    match = _latest_match(table_id)
+    return state_for(*read_table(table_id), viewer)
+
+
+def state_for(table: Table, match: Match | None, viewer: Player | None) -> dict[str, Any]:
+    """The state of an already read table for ``viewer``; no query (players are loaded)."""
     data: dict[str, Any]
     if match is None:
         data = {"type": "table", "match_id": None, "version": None}
@@ -125,13 +142,114 @@ def lobby_tables() -> list[dict[str, Any]]:
     return rows
 
 
+# -- one read per change per process, however many boards watch the table ---------------------
+
+
+@dataclass
+class _Read:
+    started: float
+    table: Table
+    match: Match | None
+
+    def shows(self, match_id: Any, version: Any) -> bool:
+        """True when this read has ``match_id`` at ``version`` or later."""
+        return (self.match is not None and self.match.pk == match_id
+                and isinstance(version, int) and self.match.version >= version)
+
+
+class SharedReads:
+    """The last read of each table in this process, shared by every board open on it.
+
+    When a change is broadcast, every board of the table in this process needs the same
+    rows: the first asks the database, the others wait for its answer (or use the cached
+    one when it is already that recent). Reads run on asgiref's thread pool, not the single
+    thread-sensitive thread, so a slow commit elsewhere never holds them up.
+    """
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self.cache: OrderedDict[int, _Read] = OrderedDict()
+        self.inflight: dict[int, tuple[float, asyncio.Future[_Read]]] = {}
+
+    async def get(self, table_id: int, *, fresher_than: float | None = None,
+                  match_id: Any = None, version: Any = None) -> _Read:
+        """A read of the table that started after ``fresher_than`` (a monotonic time), or
+        one that shows ``match_id`` at ``version`` or later. Raises ``Table.DoesNotExist``."""
+        cached = self.cache.get(table_id)
+        if cached is not None and (cached.shows(match_id, version) or (
+                fresher_than is not None and cached.started >= fresher_than)):
+            return cached
+        running = self.inflight.get(table_id)
+        if running is not None and (fresher_than is None or running[0] >= fresher_than):
+            read = await asyncio.shield(running[1])
+            if fresher_than is not None or read.shows(match_id, version):
+                return read
+        return await self._read(table_id)
+
+    async def _read(self, table_id: int) -> _Read:
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        future: asyncio.Future[_Read] = loop.create_future()
+        self.inflight[table_id] = (started, future)
+        try:
+            table, match = await db(read_table)(table_id)
+        except BaseException as error:
+            future.set_exception(error)
+            future.exception()  # retrieved: waiters get it, nobody else is told
+            raise
+        finally:
+            if self.inflight.get(table_id, (None, None))[1] is future:
+                del self.inflight[table_id]
+        read = _Read(started, table, match)
+        future.set_result(read)
+        cached = self.cache.get(table_id)
+        if cached is None or cached.started <= started:
+            self.cache[table_id] = read
+            self.cache.move_to_end(table_id)
+            while len(self.cache) > self.size:
+                self.cache.popitem(last=False)
+        return read
+
+    def forget(self, table_id: int) -> None:
+        self.cache.pop(table_id, None)
+
+
+shared_reads = SharedReads()
+
+
+DB_THREADS = 8
+_db_pool = ThreadPoolExecutor(max_workers=DB_THREADS, thread_name_prefix="tavla-db")
+
+
+def db(function: Any) -> Any:
+    """``database_sync_to_async`` on this module's thread pool: commands and reads of
+    different boards run side by side, each thread with its own database connection,
+    instead of queueing behind one another on asgiref's single thread-sensitive thread."""
+    return database_sync_to_async(function, thread_sensitive=False, executor=_db_pool)
+
+
+def close_db_connections() -> None:
+    """Close the database connection of every pool thread (tests, before dropping the
+    test database). Blocks until each thread has run once."""
+    barrier = threading.Barrier(DB_THREADS)
+
+    def close() -> None:
+        barrier.wait(timeout=10)
+        connections.close_all()
+
+    for future in [_db_pool.submit(close) for _ in range(DB_THREADS)]:
+        future.result(timeout=15)
+
+
 # -- the sync side of each command: one call into the services each --------------------------
 
 
 def _viewer_for(user: Any) -> Player | None:
     if user is None or not getattr(user, "is_authenticated", False):
         return None
-    return services.player_for_user(user)
+    player = services.player_for_user(user)
+    player.user = user  # already loaded by the auth middleware: the services need it
+    return player
 
 
 def board_access(table_id: int, user: Any) -> tuple[Player | None, bool]:
@@ -157,15 +275,19 @@ def _plays_at(table: Table, player: Player) -> bool:
 
 
 def _act(table_id: int, player: Player | None, action: str, expected_version: int,
-         play: str | None, match_id: int | None) -> None:
+         play: str | None, match_id: int | None, *, known: int | None = None) -> None:
+    """Act on ``match_id`` (which must be at this table), or on ``known`` (the match in
+    progress the board shows: no lookup), or on the match in progress at the table."""
     if player is None:
         raise services.ServiceError("not_authenticated", "Log in to play.")
-    matches = Match.objects.filter(table_id=table_id)
-    if match_id is not None:
-        matches = matches.filter(pk=match_id)
-    else:
-        matches = matches.filter(status=MatchStatus.PLAYING)
-    target = matches.order_by("-pk").values_list("pk", flat=True).first()
+    target: int | None = known
+    if target is None:
+        matches = Match.objects.filter(table_id=table_id)
+        if match_id is not None:
+            matches = matches.filter(pk=match_id)
+        else:
+            matches = matches.filter(status=MatchStatus.PLAYING)
+        target = matches.order_by("-pk").values_list("pk", flat=True).first()
     if target is None:
         raise services.ServiceError("no_match", "No match is being played at this table.")
     services.match_act(match_id=target, player=player, action=action,
@@ -187,7 +309,19 @@ def _stand(table_id: int, player: Player | None) -> None:
 # -- consumers --------------------------------------------------------------------------------
 
 
-class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class _LiveConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    """Channels closes stale database connections before every handler, a hop to its one
+    sync thread per message. These consumers never touch the database on the event loop:
+    every query runs through :func:`db`, which closes stale connections in its own thread."""
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
+
+class TableConsumer(_LiveConsumer):
     """One open board of one table: a player's or a spectator's."""
 
     table_id: int
@@ -195,13 +329,13 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     player: Player | None = None
     present = False  # told presence this board is open (a seated player's board)
     shown: tuple[int | None, int | None] = (None, None)  # (match id, version) last sent
+    playing: int | None = None  # the match in progress this board last showed
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.group = table_group(self.table_id)
         try:
-            self.player, seated = await database_sync_to_async(board_access)(
-                self.table_id, self.scope.get("user"))
+            self.player, seated = await db(board_access)(self.table_id, self.scope.get("user"))
         except Table.DoesNotExist:
             await self.accept()
             await self.close(code=CLOSE_NO_TABLE)
@@ -221,7 +355,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.present and self.player is not None:
-            await database_sync_to_async(presence.disconnected)(
+            await db(presence.disconnected)(
                 table_id=self.table_id, player_id=self.player.pk,
                 channel_name=self.channel_name)
             self.present = False
@@ -229,20 +363,27 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def _mark_present(self) -> None:
         if self.present or self.player is None:
             return
-        await database_sync_to_async(presence.connected)(
+        await db(presence.connected)(
             table_id=self.table_id, player_id=self.player.pk, channel_name=self.channel_name)
         self.present = True
 
     # -- sending ------------------------------------------------------------------------------
 
-    async def send_state(self) -> None:
-        """Read the table afresh and send this viewer its full state."""
+    async def send_state(self, match_id: Any = None, version: Any = None) -> None:
+        """Send this viewer its full state: read afresh, or (for a change broadcast with
+        ``match_id`` and ``version``) a read of this process that is at least that recent."""
+        fresher_than = None if version is not None else asyncio.get_running_loop().time()
         try:
-            state = await database_sync_to_async(table_state)(self.table_id, self.player)
+            read = await shared_reads.get(self.table_id, fresher_than=fresher_than,
+                                          match_id=match_id, version=version)
         except Table.DoesNotExist:
             await self.close(code=CLOSE_NO_TABLE)
             return
+        state = state_for(read.table, read.match, self.player)
+        if (state.get("match_id"), state.get("version")) == self.shown and version is not None:
+            return  # a newer state was already sent while this one was read
         self.shown = (state.get("match_id"), state.get("version"))
+        self.playing = state["match_id"] if state.get("status") == "playing" else None
         await self.send_json(state)
 
     async def send_error(self, code: str, detail: str, ref: Any = None) -> None:
@@ -258,7 +399,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if event.get("match_id") == match_id and version is not None \
                 and isinstance(event.get("version"), int) and event["version"] <= version:
             return  # this board already shows that version or a newer one
-        await self.send_state()
+        await self.send_state(event.get("match_id"), event.get("version"))
 
     async def table_changed(self, event: dict[str, Any]) -> None:
         await self.send_state()
@@ -286,10 +427,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
                 seat = content.get("seat")
                 if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
                     raise ClientError("bad_request", "seat is 0, 1 or absent.")
-                await database_sync_to_async(_sit)(self.table_id, self.player, seat)
+                await db(_sit)(self.table_id, self.player, seat)
                 await self._mark_present()
             elif kind == "stand":
-                await database_sync_to_async(_stand)(self.table_id, self.player)
+                await db(_stand)(self.table_id, self.player)
             elif kind == "sync":
                 await self.send_state()
             else:
@@ -312,11 +453,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             raise ClientError("bad_request", "play is the play's notation, such as '24/18 13/10'.")
         if match_id is not None and (isinstance(match_id, bool) or not isinstance(match_id, int)):
             raise ClientError("bad_request", "match_id is a number.")
-        await database_sync_to_async(_act)(self.table_id, self.player, action, version, play,
-                                           match_id)
+        # The match this board shows is the one acted on: no need to look it up again.
+        known = self.playing if match_id is None or match_id == self.playing else None
+        await db(_act)(self.table_id, self.player, action, version, play, match_id, known=known)
 
 
-class LobbyConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class LobbyConsumer(_LiveConsumer):
     """The lobby's table list, sent on connect and again whenever a table changes."""
 
     async def connect(self) -> None:
@@ -328,7 +470,7 @@ class LobbyConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
 
     async def send_lobby(self) -> None:
-        tables = await database_sync_to_async(lobby_tables)()
+        tables = await db(lobby_tables)()
         await self.send_json({"type": "lobby", "tables": tables})
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:

@@ -19,6 +19,7 @@ from django.db import connections
 from django.test import Client
 
 from matches import presence
+from matches.consumers import close_db_connections
 from matches.models import Match, Player
 from tavla.asgi import application
 
@@ -37,10 +38,11 @@ def session_cookie(player: Player | None) -> list[tuple[bytes, bytes]]:
 
 @pytest.fixture(autouse=True)
 async def _close_consumer_connections() -> AsyncIterator[None]:
-    """Consumers query from asgiref's shared sync thread; close its database connection so
-    the test database can be dropped at the end (PostgreSQL refuses while one is open)."""
+    """Consumers query from their own thread pool; close those threads' connections so the
+    test database can be dropped at the end (PostgreSQL refuses while one is open)."""
     yield
     await database_sync_to_async(connections.close_all)()
+    await asyncio.get_running_loop().run_in_executor(None, close_db_connections)
 
 
 @asynccontextmanager
@@ -214,6 +216,7 @@ async def test_a_foreign_origin_is_refused(opening_match: Match) -> None:
                                          headers=[(b"origin", b"http://evil.example")])
     connected, _ = await communicator.connect(timeout=5)
     assert not connected
+    await communicator.wait(timeout=0.1)  # the refusing app waits for nothing more
 
 
 async def test_the_lobby_hears_about_new_tables_and_seats(
