@@ -244,6 +244,24 @@ def close_db_connections() -> None:
 # -- the sync side of each command: one call into the services each --------------------------
 
 
+def scope_user(scope: dict[str, Any]) -> Any:
+    """The session's user, else the owner of an API token sent as ``Authorization: Token
+    <key>`` (bots), else the anonymous user the auth middleware put in the scope."""
+    user = scope.get("user")
+    if user is not None and getattr(user, "is_authenticated", False):
+        return user
+    for name, value in scope.get("headers", []):
+        if name.lower() == b"authorization":
+            kind, _, key = value.decode("latin-1").partition(" ")
+            if kind.lower() == "token" and key.strip():
+                from rest_framework.authtoken.models import Token
+
+                token = Token.objects.select_related("user").filter(key=key.strip()).first()
+                if token is not None and token.user.is_active:
+                    return token.user
+    return user
+
+
 def _viewer_for(user: Any) -> Player | None:
     if user is None or not getattr(user, "is_authenticated", False):
         return None
@@ -335,7 +353,7 @@ class TableConsumer(_LiveConsumer):
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.group = table_group(self.table_id)
         try:
-            self.player, seated = await db(board_access)(self.table_id, self.scope.get("user"))
+            self.player, seated = await db(self._open)()
         except Table.DoesNotExist:
             await self.accept()
             await self.close(code=CLOSE_NO_TABLE)
@@ -350,6 +368,9 @@ class TableConsumer(_LiveConsumer):
         if seated:
             await self._mark_present()
         await self.send_state()
+
+    def _open(self) -> tuple[Player | None, bool]:
+        return board_access(self.table_id, scope_user(self.scope))
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):

@@ -234,3 +234,20 @@ async def test_the_lobby_hears_about_new_tables_and_seats(
         seated = await receive(lobby, "lobby")
         assert seated["tables"][0]["seats"][0]["name"] == player.display_name
         assert seated["tables"][0]["rules"]["match_length"] == 5
+
+
+async def test_a_bot_can_use_its_api_token_instead_of_a_session(opening_match: Match) -> None:
+    from rest_framework.authtoken.models import Token
+
+    token = await sync_to_async(Token.objects.create)(user=opening_match.player0.user)
+    communicator = WebsocketCommunicator(
+        application, f"/ws/tables/{opening_match.table_id}/",
+        headers=[ORIGIN, (b"authorization", f"Token {token.key}".encode())])
+    connected, _ = await communicator.connect(timeout=5)
+    assert connected
+    state = await receive(communicator)
+    assert state["your_seat"] == 0 and state["legal_plays"]
+    await communicator.send_json_to({"type": "action", "action": "play", "play": "8/5 6/5",
+                                     "expected_version": state["version"]})
+    assert (await receive_version(communicator, state["version"] + 1))["player_to_act"] == 1
+    await communicator.disconnect()
