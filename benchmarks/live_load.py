@@ -219,15 +219,17 @@ class Bot:
     async def _receive(self, ws: Any) -> None:
         async for raw in ws:
             now = time.perf_counter()
-            message = json.loads(raw)
             self.stats.messages += 1
+            if not self.is_player:  # a spectator only looks: no need to read it all
+                if '"status": "playing"' in raw:
+                    self.stats.last_playing[self.table_id] = now
+                continue
+            message = json.loads(raw)
             kind = message.get("type")
             if kind == "error":
                 self.stats.errors[message["error"]] += 1
                 continue
-            if kind != "state" or not self.is_player:
-                if kind == "state" and message["status"] == "playing":
-                    self.stats.last_playing[self.table_id] = now
+            if kind != "state":
                 continue
             self._on_state(message, now)
 

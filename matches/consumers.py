@@ -210,14 +210,24 @@ class SharedReads:
                 self.cache.popitem(last=False)
         return read
 
-    def forget(self, table_id: int) -> None:
-        self.cache.pop(table_id, None)
+    def acted(self, table_id: int, match: Match) -> None:
+        """Remember ``match`` as a service just committed it, so the broadcast that follows
+        needs no read in this process. Only while the match goes on: its players and the
+        table's seats are then those of the last read (a match's end frees the seats)."""
+        cached = self.cache.get(table_id)
+        if (cached is None or cached.match is None or cached.match.pk != match.pk
+                or match.status != MatchStatus.PLAYING or cached.match.version >= match.version):
+            return
+        match.player0, match.player1 = cached.match.player0, cached.match.player1
+        match.table = cached.table
+        self.cache[table_id] = _Read(asyncio.get_running_loop().time(), cached.table, match)
+        self.cache.move_to_end(table_id)
 
 
 shared_reads = SharedReads()
 
 
-DB_THREADS = 8
+DB_THREADS = 4
 _db_pool = ThreadPoolExecutor(max_workers=DB_THREADS, thread_name_prefix="tavla-db")
 
 
@@ -293,7 +303,7 @@ def _plays_at(table: Table, player: Player) -> bool:
 
 
 def _act(table_id: int, player: Player | None, action: str, expected_version: int,
-         play: str | None, match_id: int | None, *, known: int | None = None) -> None:
+         play: str | None, match_id: int | None, *, known: int | None = None) -> Match:
     """Act on ``match_id`` (which must be at this table), or on ``known`` (the match in
     progress the board shows: no lookup), or on the match in progress at the table."""
     if player is None:
@@ -308,8 +318,8 @@ def _act(table_id: int, player: Player | None, action: str, expected_version: in
         target = matches.order_by("-pk").values_list("pk", flat=True).first()
     if target is None:
         raise services.ServiceError("no_match", "No match is being played at this table.")
-    services.match_act(match_id=target, player=player, action=action,
-                       expected_version=expected_version, play=play)
+    return services.match_act(match_id=target, player=player, action=action,
+                              expected_version=expected_version, play=play).match
 
 
 def _sit(table_id: int, player: Player | None, seat: int | None) -> None:
@@ -476,7 +486,9 @@ class TableConsumer(_LiveConsumer):
             raise ClientError("bad_request", "match_id is a number.")
         # The match this board shows is the one acted on: no need to look it up again.
         known = self.playing if match_id is None or match_id == self.playing else None
-        await db(_act)(self.table_id, self.player, action, version, play, match_id, known=known)
+        match = await db(_act)(self.table_id, self.player, action, version, play, match_id,
+                               known=known)
+        shared_reads.acted(self.table_id, match)
 
 
 class LobbyConsumer(_LiveConsumer):
