@@ -227,6 +227,40 @@ class SharedReads:
 shared_reads = SharedReads()
 
 
+class LobbyReads:
+    """The lobby's table list, read once per change per process for all its lobby sockets."""
+
+    def __init__(self) -> None:
+        self.last: tuple[float, list[dict[str, Any]]] | None = None
+        self.running: tuple[float, asyncio.Future[list[dict[str, Any]]]] | None = None
+
+    async def get(self, fresher_than: float) -> list[dict[str, Any]]:
+        """A list read that started at ``fresher_than`` (a loop time) or later."""
+        if self.last is not None and self.last[0] >= fresher_than:
+            return self.last[1]
+        if self.running is not None and self.running[0] >= fresher_than:
+            return await asyncio.shield(self.running[1])
+        loop = asyncio.get_running_loop()
+        started, future = loop.time(), loop.create_future()
+        self.running = (started, future)
+        try:
+            rows = await db(lobby_tables)()
+        except BaseException as error:
+            future.set_exception(error)
+            future.exception()
+            raise
+        finally:
+            if self.running is not None and self.running[1] is future:
+                self.running = None
+        future.set_result(rows)
+        if self.last is None or self.last[0] <= started:
+            self.last = (started, rows)
+        return rows
+
+
+lobby_reads = LobbyReads()
+
+
 DB_THREADS = 4
 _db_pool = ThreadPoolExecutor(max_workers=DB_THREADS, thread_name_prefix="tavla-db")
 
@@ -503,7 +537,7 @@ class LobbyConsumer(_LiveConsumer):
         await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
 
     async def send_lobby(self) -> None:
-        tables = await db(lobby_tables)()
+        tables = await lobby_reads.get(asyncio.get_running_loop().time())
         await self.send_json({"type": "lobby", "tables": tables})
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
