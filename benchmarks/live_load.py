@@ -51,7 +51,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--spectators", type=int, default=100, help="watchers in all")
     parser.add_argument("--duration", type=float, default=60.0, help="seconds of play")
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds not measured")
-    parser.add_argument("--think", type=float, default=2.0,
+    parser.add_argument("--think", type=float, default=3.0,
                         help="mean think time before an action (uniform 0.5x..1.5x)")
     parser.add_argument("--match-length", type=int, default=3)
     parser.add_argument("--seed", type=int, default=1)
@@ -184,6 +184,7 @@ def seat_bots(tables: int, spectators: int, match_length: int) -> tuple[list[int
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)
+    samples: list[tuple[float, float]] = field(default_factory=list)  # (when, latency)
     actions: int = 0
     errors: Counter[str] = field(default_factory=Counter)
     matches_finished: int = 0
@@ -241,6 +242,7 @@ class Bot:
             # Only the opponent of the actor measures: the actor's own board may be faster.
             if self.stats.measuring:
                 self.stats.latencies.append(now - sent)
+                self.stats.samples.append((now, now - sent))
         elif sent is not None:
             self.stats.pending[(match_id, version - 1)] = sent
         if state["status"] == "playing":
@@ -280,7 +282,15 @@ class Bot:
 
     def _send(self, message: dict[str, Any]) -> None:
         if self.ws is not None:
-            asyncio.ensure_future(self.ws.send(json.dumps(message)))
+            asyncio.ensure_future(self._send_now(json.dumps(message)))
+
+    async def _send_now(self, text: str) -> None:
+        import websockets
+
+        try:
+            await self.ws.send(text)
+        except websockets.ConnectionClosed:
+            pass  # the run is over
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -339,6 +349,13 @@ def report(args: argparse.Namespace, stats: Stats, elapsed: float, cpu: list[flo
               f"p90 {percentile(ms, 0.9):.1f} ms, p99 {percentile(ms, 0.99):.1f} ms, "
               f"max {max(ms):.1f} ms, mean {statistics.fmean(ms):.1f} ms "
               f"({len(ms)} samples)")
+    if stats.samples:
+        start = stats.samples[0][0]
+        windows: dict[int, list[float]] = {}
+        for when, latency in stats.samples:
+            windows.setdefault(int((when - start) // 10), []).append(1000 * latency)
+        print("p99 by 10 s window (ms): " + ", ".join(
+            f"{percentile(values, 0.99):.0f}" for _, values in sorted(windows.items())))
     print(f"messages received: {stats.messages}; errors: {dict(stats.errors) or 'none'}")
     if cpu:
         print("server CPU: " + ", ".join(f"{c / elapsed:.0%}" for c in cpu)
