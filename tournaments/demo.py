@@ -40,6 +40,7 @@ def seed_demo_tournament(report: Report, *, players: Sequence[str] = ("alice", "
             is_rated=False,
         )
         services.tournament_open_registration(tournament_id=tournament.pk)
+        tournament.refresh_from_db()  # the service changed the status on its own copy
         report(f"created tournament {DEMO_TOURNAMENT}")
     if tournament.status != TournamentStatus.REGISTRATION:
         return tournament
