@@ -162,14 +162,14 @@ class SharedReads:
 
     When a change is broadcast, every board of the table in this process needs the same
     rows: the first asks the database, the others wait for its answer (or use the cached
-    one when it is already that recent). Reads run on asgiref's thread pool, not the single
-    thread-sensitive thread, so a slow commit elsewhere never holds them up.
+    one when it is already that recent). A read is a task of its own, so a board that
+    closes while waiting cancels nothing for the others.
     """
 
     def __init__(self, size: int = 4096) -> None:
         self.size = size
         self.cache: OrderedDict[int, _Read] = OrderedDict()
-        self.inflight: dict[int, tuple[float, asyncio.Future[_Read]]] = {}
+        self.inflight: dict[int, tuple[float, asyncio.Task[_Read]]] = {}
 
     async def get(self, table_id: int, *, fresher_than: float | None = None,
                   match_id: Any = None, version: Any = None) -> _Read:
@@ -184,24 +184,19 @@ class SharedReads:
             read = await asyncio.shield(running[1])
             if fresher_than is not None or read.shows(match_id, version):
                 return read
-        return await self._read(table_id)
+        started = asyncio.get_running_loop().time()
+        task = asyncio.ensure_future(self._read(table_id, started))
+        self.inflight[table_id] = (started, task)
+        return await asyncio.shield(task)
 
-    async def _read(self, table_id: int) -> _Read:
-        loop = asyncio.get_running_loop()
-        started = loop.time()
-        future: asyncio.Future[_Read] = loop.create_future()
-        self.inflight[table_id] = (started, future)
+    async def _read(self, table_id: int, started: float) -> _Read:
         try:
             table, match = await db(read_table)(table_id)
-        except BaseException as error:
-            future.set_exception(error)
-            future.exception()  # retrieved: waiters get it, nobody else is told
-            raise
         finally:
-            if self.inflight.get(table_id, (None, None))[1] is future:
+            running = self.inflight.get(table_id)
+            if running is not None and running[0] == started:
                 del self.inflight[table_id]
         read = _Read(started, table, match)
-        future.set_result(read)
         cached = self.cache.get(table_id)
         if cached is None or cached.started <= started:
             self.cache[table_id] = read
@@ -232,27 +227,23 @@ class LobbyReads:
 
     def __init__(self) -> None:
         self.last: tuple[float, list[dict[str, Any]]] | None = None
-        self.running: tuple[float, asyncio.Future[list[dict[str, Any]]]] | None = None
+        self.running: tuple[float, asyncio.Task[list[dict[str, Any]]]] | None = None
 
     async def get(self, fresher_than: float) -> list[dict[str, Any]]:
         """A list read that started at ``fresher_than`` (a loop time) or later."""
         if self.last is not None and self.last[0] >= fresher_than:
             return self.last[1]
-        if self.running is not None and self.running[0] >= fresher_than:
-            return await asyncio.shield(self.running[1])
-        loop = asyncio.get_running_loop()
-        started, future = loop.time(), loop.create_future()
-        self.running = (started, future)
+        if self.running is None or self.running[0] < fresher_than:
+            started = asyncio.get_running_loop().time()
+            self.running = (started, asyncio.ensure_future(self._read(started)))
+        return await asyncio.shield(self.running[1])
+
+    async def _read(self, started: float) -> list[dict[str, Any]]:
         try:
-            rows = await db(lobby_tables)()
-        except BaseException as error:
-            future.set_exception(error)
-            future.exception()
-            raise
+            rows: list[dict[str, Any]] = await db(lobby_tables)()
         finally:
-            if self.running is not None and self.running[1] is future:
+            if self.running is not None and self.running[0] == started:
                 self.running = None
-        future.set_result(rows)
         if self.last is None or self.last[0] <= started:
             self.last = (started, rows)
         return rows
