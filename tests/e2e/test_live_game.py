@@ -124,7 +124,9 @@ def test_two_browsers_play_a_whole_game_and_a_third_watches_in_persian(
     log_in(alice, server, "alice")
     log_in(bob, server, "bob")
 
-    # alice opens a table from the lobby: a 1-point match with the cube.
+    # bob waits in the lobby; alice opens a table there: a 1-point match with the cube.
+    bob.goto(f"{server.url}/lobby/")
+    bob.wait_for_selector("#lobby-status.live")
     alice.goto(f"{server.url}/lobby/")
     alice.fill("#id_name", "Final table")
     alice.fill("#id_match_length", "1")
@@ -134,8 +136,7 @@ def test_two_browsers_play_a_whole_game_and_a_third_watches_in_persian(
     Table.objects.filter(pk=table_id).update(scripted_dice=DICE)
     alice.wait_for_selector("#table-page[data-connection='live']")
 
-    # bob sees it in the lobby (live) and sits down: the match starts on both boards.
-    bob.goto(f"{server.url}/lobby/")
+    # bob sees it appear in the lobby without reloading, and sits down: the match starts.
     bob.click(f"tr[data-table-id='{table_id}'] button[type=submit]")
     bob.wait_for_url(f"{server.url}/tables/{table_id}/")
     match = Match.objects.get(table_id=table_id)
