@@ -323,7 +323,7 @@ function drawCheckers(b) {
     drawChecker(layer, BAR_CX, MID_Y - 68 - i * 40, top, 'on-bar');
   }
   if (fromBottom.mine[25] || fromBottom.theirs[25]) {
-    el('text', { x: BAR_CX, y: MID_Y + 4, class: 'bar-label' }, layer, T.bar);
+    el('text', { x: BAR_CX, y: MID_Y + 38, class: 'bar-label' }, layer, T.bar);  // under the cube
   }
   // borne off: thin slices in the trays
   for (let i = 0; i < fromBottom.mine[0]; i += 1) {
