@@ -113,13 +113,16 @@ class Command(BaseCommand):
         env.setdefault("DJANGO_SETTINGS_MODULE", "tavla.settings")
         env["PYTHONUNBUFFERED"] = "1"
         python = sys.executable
+        # The clock sweep runs every 2 s: at INFO its lines would drown everything else.
+        # TAVLA_TASK_LOG_LEVEL=INFO shows every task again; /healthz shows beat's heartbeat.
+        task_level = os.environ.get("TAVLA_TASK_LOG_LEVEL", "WARNING")
         children = [
             Child("web", [python, "-m", "daphne", "-b", host, "-p", str(port),
                           "tavla.asgi:application"]),
-            Child("worker", [python, "-m", "celery", "-A", "tavla", "worker", "-l", "INFO",
+            Child("worker", [python, "-m", "celery", "-A", "tavla", "worker", "-l", task_level,
                              "--concurrency", str(options["concurrency"]),
                              "-n", f"tavla-{port}@%h"]),
-            Child("beat", [python, "-m", "celery", "-A", "tavla", "beat", "-l", "INFO",
+            Child("beat", [python, "-m", "celery", "-A", "tavla", "beat", "-l", task_level,
                            "-s", str(options["schedule_file"])]),
         ]
         stopping = threading.Event()
