@@ -233,3 +233,51 @@ def test_the_board_fits_a_phone(live_server_process: WebServer, browser: Any,
         assert page.locator("#board .target").count() >= 2
         page.screenshot(path=str(artifacts / f"e2e-{name}.png"), full_page=True)
         context.close()
+
+
+def test_double_click_undo_and_a_confirmed_resignation(live_server_process: WebServer,
+                                                       browser: Any, settings: Any) -> None:
+    server = live_server_process
+    settings.TAVLA_SCRIPTED_DICE = True
+
+    def seat_two_players() -> int:
+        first = User.objects.create_user("fred", password=PASSWORD)
+        second = User.objects.create_user("gina", password=PASSWORD)
+        table = services.table_create(name="Controls", match_length=3)
+        Table.objects.filter(pk=table.pk).update(scripted_dice=[[3, 1], [6, 6], [2, 1]])
+        services.table_sit(table_id=table.pk, player=services.player_for_user(first))
+        services.table_sit(table_id=table.pk, player=services.player_for_user(second))
+        connection.close()
+        return table.pk
+
+    with ThreadPoolExecutor(1) as pool:
+        table_id = pool.submit(seat_two_players).result()
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    log_in(page, server, "fred")
+    page.goto(f"{server.url}/tables/{table_id}/")
+    page.wait_for_selector("#table-page[data-connection='live']")
+    mine = "#board circle.checker.seat0[data-point='{}']"
+
+    page.dblclick(point(8))  # the higher die, 3: 8/5
+    assert page.locator(mine.format(5)).count() == 1 and page.locator(mine.format(8)).count() == 2
+    page.click("#controls button[data-act='undo']")
+    assert page.locator(mine.format(5)).count() == 0 and page.locator(mine.format(8)).count() == 3
+    assert page.is_disabled("#controls button[data-act='confirm']")
+    for source, destination in ((8, 5), (6, 5)):
+        page.click(point(source))
+        page.click(point(destination))
+    assert page.is_enabled("#controls button[data-act='confirm']")
+
+    # Resigning asks first; cancelling changes nothing.
+    page.click("#controls button[data-act='resign']")
+    page.click("#resign-dialog button[value='cancel']")
+    assert page.get_attribute("#table-page", "data-version") == "1"
+    page.click("#controls button[data-act='resign']")
+    assert "gina" in (page.text_content("#resign-text") or "")
+    page.click("#resign-yes")
+    page.wait_for_selector("#panel:not([hidden]) .game-result")
+    assert "resignation × cube 1" in (page.text_content("#panel .game-result") or "")
+    assert page.text_content("#scoreboard [data-score='1']") == "1"
+    context.close()
