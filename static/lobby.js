@@ -35,7 +35,8 @@ function url(template, id) {
 function row(t) {
   const tr = node('tr', { class: t.playing ? 'playing' : 'open', 'data-table-id': t.id });
   const name = node('td', {}, node('a', { href: url(table.dataset.tableUrl, t.id), text: t.name }), ' ',
-    node('span', { class: 'badge state', text: t.playing ? T.playing : T.open }));
+    node('span', { class: 'badge state', text: t.playing ? T.playing : T.open }),
+    t.reserved ? node('span', { class: 'badge', text: T.reserved }) : null);
   const seats = node('td', { class: 'seats' }, ...t.seats.map((s, i) => {
     if (!s) return node('span', { class: 'seat empty', text: T.empty_seat });
     return node('span', { class: 'seat' }, node('bdi', { text: s.name }), ` (${num(Math.round(s.rating))})`,
