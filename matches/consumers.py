@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import threading
 import time
 from collections import OrderedDict
@@ -29,6 +30,8 @@ from matches import presence, services
 from matches.broadcast import LOBBY_GROUP, table_group
 from matches.models import Match, MatchStatus, Player, Table
 from matches.selectors import match_state, open_tables
+
+logger = logging.getLogger(__name__)
 
 # Close codes (4000-4999 are the application's own): the browser shows why it was sent away.
 CLOSE_NO_TABLE = 4404
@@ -365,13 +368,24 @@ def _stand(table_id: int, player: Player | None) -> None:
 class _LiveConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     """Channels closes stale database connections before every handler, a hop to its one
     sync thread per message. These consumers never touch the database on the event loop:
-    every query runs through :func:`db`, which closes stale connections in its own thread."""
+    every query runs through :func:`db`, which closes stale connections in its own thread.
+
+    A group message this consumer has no handler for never closes the socket: an unknown
+    ``*.changed`` (something new that boards should show) sends the state again; anything
+    else is logged and ignored.
+    """
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
-        if handler is None:
-            raise ValueError(f"No handler for message type {message['type']}")
-        await handler(message)
+        if handler is not None:
+            await handler(message)
+        elif str(message.get("type", "")).endswith(".changed"):
+            await self.changed(message)
+        else:
+            logger.warning("%s ignores a %r message", type(self).__name__, message.get("type"))
+
+    async def changed(self, event: dict[str, Any]) -> None:
+        raise NotImplementedError
 
 
 class TableConsumer(_LiveConsumer):
@@ -460,6 +474,9 @@ class TableConsumer(_LiveConsumer):
     async def table_changed(self, event: dict[str, Any]) -> None:
         await self.send_state()
 
+    async def changed(self, event: dict[str, Any]) -> None:
+        await self.send_state()
+
     # -- commands from the client ---------------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
@@ -532,6 +549,9 @@ class LobbyConsumer(_LiveConsumer):
         await self.send_json({"type": "lobby", "tables": tables})
 
     async def lobby_changed(self, event: dict[str, Any]) -> None:
+        await self.send_lobby()
+
+    async def changed(self, event: dict[str, Any]) -> None:
         await self.send_lobby()
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:

@@ -251,3 +251,18 @@ async def test_a_bot_can_use_its_api_token_instead_of_a_session(opening_match: M
                                      "expected_version": state["version"]})
     assert (await receive_version(communicator, state["version"] + 1))["player_to_act"] == 1
     await communicator.disconnect()
+
+
+async def test_an_unknown_change_sent_to_the_table_resends_the_state(opening_match: Match) -> None:
+    from channels.layers import get_channel_layer
+
+    from matches.broadcast import table_group
+
+    async with board(opening_match.table_id, opening_match.player0) as mover:
+        first = await receive(mover)
+        layer = get_channel_layer()
+        await layer.group_send(table_group(opening_match.table_id), {"type": "clock.changed"})
+        again = await receive(mover)
+        await layer.group_send(table_group(opening_match.table_id), {"type": "mystery"})
+        assert await mover.receive_nothing(timeout=0.3)
+    assert again["version"] == first["version"] and again["legal_plays"]
