@@ -332,6 +332,9 @@ function drawCheckers(b) {
   for (let i = 0; i < fromBottom.theirs[0]; i += 1) {
     el('rect', { x: TRAY_X + 8, y: TOP + 8 + i * 18, width: TRAY_W - 16, height: 15, rx: 3, class: `off seat${top}` }, layer);
   }
+  // how many are off, in the gap between the trays
+  if (fromBottom.theirs[0]) el('text', { x: TRAY_X + TRAY_W / 2, y: MID_Y - 8, class: 'off-count' }, layer, num(fromBottom.theirs[0]));
+  if (fromBottom.mine[0]) el('text', { x: TRAY_X + TRAY_W / 2, y: MID_Y + 22, class: 'off-count' }, layer, num(fromBottom.mine[0]));
 }
 
 /** The other side's counts in the other side's numbering (point p <-> 25 - p). */
