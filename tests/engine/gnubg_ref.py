@@ -82,9 +82,12 @@ def run_gnubg_scripts(script: str, payloads: Sequence[Any], *, timeout: float = 
         def run(index: int) -> Any:
             in_file, out_file = folder / f"in{index}.json", folder / f"out{index}.json"
             in_file.write_text(json.dumps(payloads[index]))
-            # HOME points at the temporary folder so gnubg neither reads nor writes the
-            # user's preferences; -r skips the rc files, -q the sound, -t the GUI.
-            env = dict(os.environ, HOME=tmp, TAVLA_GNUBG_IN=str(in_file),
+            # HOME points at a folder of this process's own so gnubg neither reads nor writes
+            # the user's preferences, and parallel gnubgs do not race to create ~/.gnubg
+            # (the loser prints "File exists"); -r skips the rc files, -q the sound, -t the GUI.
+            home = folder / f"home{index}"
+            home.mkdir()
+            env = dict(os.environ, HOME=str(home), TAVLA_GNUBG_IN=str(in_file),
                        TAVLA_GNUBG_OUT=str(out_file))
             try:
                 done = subprocess.run(
