@@ -155,9 +155,16 @@ CACHES = {
     }
 }
 
+# Redis pub/sub makes each broadcast one PUBLISH instead of several list operations per
+# member; under 200 live tables it keeps the p99 action-to-opponent latency well under
+# 100 ms (benchmarks/live_load.py). TAVLA_CHANNEL_LAYER=core selects the list-based layer.
+_CHANNEL_BACKENDS = {
+    "pubsub": "channels_redis.pubsub.RedisPubSubChannelLayer",
+    "core": "channels_redis.core.RedisChannelLayer",
+}
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "channels_redis.core.RedisChannelLayer",
+        "BACKEND": _CHANNEL_BACKENDS[os.environ.get("TAVLA_CHANNEL_LAYER", "pubsub")],
         "CONFIG": {"hosts": [REDIS_URL], "prefix": "tavla"},
     }
 }
