@@ -43,7 +43,45 @@ class FlagPenalty(models.TextChoices):
     MATCH = "match", _("Lose the match (USBGF)")
 
 
-class Table(models.Model):
+class PlayingRules(models.Model):
+    """The rules of play a table sets, and that a tournament's table template copies."""
+
+    cube_enabled = models.BooleanField(_("doubling cube"), default=True)
+    gammons_enabled = models.BooleanField(_("gammons and backgammons"), default=True)
+    crawford = models.BooleanField(_("Crawford rule"), default=True)
+    clock_enabled = models.BooleanField(_("clock"), default=False)
+    clock_delay = models.FloatField(_("delay per move (s)"), default=12.0)
+    clock_reserve_seconds = models.FloatField(_("reserve (s)"), default=0.0)
+    clock_reserve_per_point = models.FloatField(_("reserve per match point (s)"), default=120.0)
+    grace_seconds = models.FloatField(_("grace for a disconnected player (s)"), default=60.0)
+    flag_penalty = models.CharField(
+        _("a flag costs"), max_length=10, choices=FlagPenalty.choices, default=FlagPenalty.GAME,
+    )
+
+    RULE_FIELDS = (
+        "cube_enabled", "gammons_enabled", "crawford", "clock_enabled", "clock_delay",
+        "clock_reserve_seconds", "clock_reserve_per_point", "grace_seconds", "flag_penalty",
+    )
+
+    class Meta:
+        abstract = True
+
+    def playing_rules(self) -> dict[str, Any]:
+        """These rules as keyword arguments of :func:`matches.services.table_create`."""
+        return {name: getattr(self, name) for name in self.RULE_FIELDS}
+
+    def time_control(self) -> TimeControl | None:
+        if not self.clock_enabled:
+            return None
+        return TimeControl(
+            delay=self.clock_delay,
+            reserve_seconds=self.clock_reserve_seconds,
+            reserve_per_point=self.clock_reserve_per_point,
+            grace=self.grace_seconds,
+        )
+
+
+class Table(PlayingRules):
     """Where two players sit, and the rules the matches at it are played by."""
 
     name = models.CharField(_("name"), max_length=80)
@@ -76,22 +114,9 @@ class Table(models.Model):
     scripted_dice: models.JSONField[Any] = models.JSONField(
         _("scripted dice"), default=list, blank=True,
     )
-    # Cube and scoring
-    cube_enabled = models.BooleanField(_("doubling cube"), default=True)
-    gammons_enabled = models.BooleanField(_("gammons and backgammons"), default=True)
-    # Match and clock
     match_length = models.PositiveSmallIntegerField(
         _("match length"), null=True, blank=True,
         help_text=_("Points to win the match; empty for a money session."),
-    )
-    crawford = models.BooleanField(_("Crawford rule"), default=True)
-    clock_enabled = models.BooleanField(_("clock"), default=False)
-    clock_delay = models.FloatField(_("delay per move (s)"), default=12.0)
-    clock_reserve_seconds = models.FloatField(_("reserve (s)"), default=0.0)
-    clock_reserve_per_point = models.FloatField(_("reserve per match point (s)"), default=120.0)
-    grace_seconds = models.FloatField(_("grace for a disconnected player (s)"), default=60.0)
-    flag_penalty = models.CharField(
-        _("a flag costs"), max_length=10, choices=FlagPenalty.choices, default=FlagPenalty.GAME,
     )
 
     class Meta:
@@ -101,16 +126,6 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-    def time_control(self) -> TimeControl | None:
-        if not self.clock_enabled:
-            return None
-        return TimeControl(
-            delay=self.clock_delay,
-            reserve_seconds=self.clock_reserve_seconds,
-            reserve_per_point=self.clock_reserve_per_point,
-            grace=self.grace_seconds,
-        )
 
 
 class MatchStatus(models.IntegerChoices):

@@ -23,6 +23,7 @@ from matches.models import (
     Match,
     MatchStatus,
     Player,
+    PlayingRules,
     RatingRecord,
     Table,
 )
@@ -78,11 +79,7 @@ def player_for_user(user: Any) -> Player:
     return player
 
 
-TABLE_RULE_FIELDS: Final = (
-    "is_public", "is_rated", "cube_enabled", "gammons_enabled", "match_length", "crawford",
-    "clock_enabled", "clock_delay", "clock_reserve_seconds", "clock_reserve_per_point",
-    "grace_seconds", "flag_penalty",
-)
+TABLE_RULE_FIELDS: Final = ("is_public", "is_rated", "match_length", *PlayingRules.RULE_FIELDS)
 
 
 def clock_preset_fields(preset: str) -> dict[str, Any]:

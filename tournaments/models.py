@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from matches.models import FlagPenalty, Match, Player, Table
+from matches.models import Match, Player, PlayingRules, Table
 
 
 class TournamentStatus(models.IntegerChoices):
@@ -52,7 +52,7 @@ def default_format_options() -> dict[str, Any]:
     return {}
 
 
-class Tournament(models.Model):
+class Tournament(PlayingRules):
     name = models.CharField(_("name"), max_length=120)
     description = models.TextField(_("description"), blank=True)
     director = models.ForeignKey(
@@ -106,17 +106,7 @@ class Tournament(models.Model):
     # Table template: the rules every match of the tournament is played by.
     is_public = models.BooleanField(_("public tables"), default=True)
     is_rated = models.BooleanField(_("rated"), default=True)
-    cube_enabled = models.BooleanField(_("doubling cube"), default=True)
-    gammons_enabled = models.BooleanField(_("gammons and backgammons"), default=True)
-    crawford = models.BooleanField(_("Crawford rule"), default=True)
-    clock_enabled = models.BooleanField(_("clock"), default=False)
-    clock_delay = models.FloatField(_("delay per move (s)"), default=12.0)
-    clock_reserve_seconds = models.FloatField(_("reserve (s)"), default=0.0)
-    clock_reserve_per_point = models.FloatField(_("reserve per match point (s)"), default=120.0)
-    grace_seconds = models.FloatField(_("grace for a disconnected player (s)"), default=60.0)
-    flag_penalty = models.CharField(
-        _("a flag costs"), max_length=10, choices=FlagPenalty.choices, default=FlagPenalty.GAME,
-    )
+    # ...and the rules of play, from PlayingRules.
     # Progress
     current_round = models.PositiveSmallIntegerField(
         _("round released"), default=0, editable=False,
@@ -160,14 +150,7 @@ class Tournament(models.Model):
 
     def table_rules(self) -> dict[str, Any]:
         """The template as keyword arguments of :func:`matches.services.table_create`."""
-        return {
-            "is_public": self.is_public, "is_rated": self.is_rated,
-            "cube_enabled": self.cube_enabled, "gammons_enabled": self.gammons_enabled,
-            "crawford": self.crawford, "clock_enabled": self.clock_enabled,
-            "clock_delay": self.clock_delay, "clock_reserve_seconds": self.clock_reserve_seconds,
-            "clock_reserve_per_point": self.clock_reserve_per_point,
-            "grace_seconds": self.grace_seconds, "flag_penalty": self.flag_penalty,
-        }
+        return {"is_public": self.is_public, "is_rated": self.is_rated, **self.playing_rules()}
 
 
 class EntryStatus(models.IntegerChoices):
