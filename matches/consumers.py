@@ -28,6 +28,7 @@ from django.db.models import Q
 
 from matches import presence, services
 from matches.broadcast import LOBBY_GROUP, table_group
+from matches.clocks import match_check_clock
 from matches.models import Match, MatchStatus, Player, Table
 from matches.selectors import match_state, open_tables
 
@@ -506,9 +507,14 @@ class TableConsumer(_LiveConsumer):
                 await db(_stand)(self.table_id, self.player)
             elif kind == "sync":
                 await self.send_state()
+            elif kind == "check_clock":
+                # A board whose clock display reached zero asks; the server still decides,
+                # and a flag reaches every board through the usual broadcast.
+                if self.playing is not None:
+                    await db(match_check_clock)(match_id=self.playing)
             else:
                 raise ClientError("unknown_type",
-                                  "type is one of: action, sit, stand, sync.")
+                                  "type is one of: action, sit, stand, sync, check_clock.")
         except (ClientError, services.ServiceError) as error:
             await self.send_error(error.code, error.detail, ref)
 

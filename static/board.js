@@ -553,10 +553,19 @@ function renderSeats() {
   });
 }
 
+// The version for which this board already asked the server to check the clock.
+let clockCheckedVersion = null;
+
 function updateClocks() {
   for (const node of document.querySelectorAll('[data-clock-seat]')) {
     const now = clockNow(Number(node.dataset.clockSeat));
     if (!now) continue;
+    if (now.delay !== null && now.delay <= 0 && now.reserve <= 0
+        && clockCheckedVersion !== state.version) {
+      // Our display reached zero: ask once per version; the server decides and broadcasts.
+      clockCheckedVersion = state.version;
+      send({ type: 'check_clock' });
+    }
     node.textContent = clockText(now.reserve);
     node.classList.toggle('running', now.delay !== null);
     node.classList.toggle('low', now.reserve < 30);

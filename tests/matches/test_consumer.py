@@ -266,3 +266,31 @@ async def test_an_unknown_change_sent_to_the_table_resends_the_state(opening_mat
         await layer.group_send(table_group(opening_match.table_id), {"type": "mystery"})
         assert await mover.receive_nothing(timeout=0.3)
     assert again["version"] == first["version"] and again["legal_plays"]
+
+
+async def test_check_clock_flags_only_a_deadline_that_has_passed(
+        start_match: Callable[..., Match]) -> None:
+    match = await sync_to_async(start_match)(
+        dice=[[3, 1], [6, 4], [5, 2], [4, 2]], match_length=3, cube_enabled=False,
+        clock_enabled=True, clock_delay=5, clock_reserve_per_point=60)
+    async with board(match.table_id) as watcher:
+        first = await receive(watcher)
+        # The deadline is still a few minutes away: asking changes nothing.
+        await watcher.send_json_to({"type": "check_clock"})
+        await asyncio.sleep(0.3)
+        assert (await sync_to_async(Match.objects.get)(pk=match.pk)).version == first["version"]
+        # Push the deadline into the past, as if the player had walked away.
+        await sync_to_async(Match.objects.filter(pk=match.pk).update)(
+            deadline=await sync_to_async(_past)())
+        await watcher.send_json_to({"type": "check_clock"})
+        flagged = await receive_version(watcher, first["version"] + 1)
+    assert flagged["score"] == [0, 1]  # player 0's flag fell: game lost, single × cube 1
+    assert flagged["games"][0]["result"]["reason"] == "timeout"
+
+
+def _past() -> Any:
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    return timezone.now() - timedelta(seconds=1)
