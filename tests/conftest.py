@@ -25,6 +25,8 @@ from urllib.parse import quote
 
 import pytest
 
+from tests.processes import stop_process
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 ARTIFACTS_DIR = BASE_DIR / "test-artifacts"
 
@@ -138,13 +140,7 @@ class CeleryWorkerProcess:
         return self.log_path.read_text(errors="replace")
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop_process(self.process, timeout=15)
 
 
 @pytest.fixture(scope="session")
@@ -245,13 +241,7 @@ class CeleryBeatProcess:
         return self.log_path.read_text(errors="replace")
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop_process(self.process, timeout=15)
 
 
 def start_celery_beat(env: dict[str, str], *, schedule_dir: Path,

@@ -16,6 +16,8 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.processes import stop_process
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 ARTIFACTS_DIR = BASE_DIR / "test-artifacts"
 
@@ -46,13 +48,7 @@ class WebServer:
         return self.log_path.read_text(errors="replace")
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        stop_process(self.process, timeout=10)
 
 
 def start_web_server(env: dict[str, str], *, name: str = "web",
