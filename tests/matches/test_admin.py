@@ -63,6 +63,12 @@ def test_referee_reviews_the_replay_and_adjudicates_the_game(start_match, refere
     first = referee_client.get(f"{base}/replay/?step=1").content.decode()
     assert "Opening roll" in first and 'rel="next"' in first
 
+    form = referee_client.get(f"{base}/adjudicate/").content.decode()
+    assert "Game 1 is in progress, cube at 1." in form and 'name="reason"' in form
+    assert 'value="Adjudicate"' in form and f"{base}/replay/" in form
+    void_form = referee_client.get(f"{base}/void/").content.decode()
+    assert "ends without a result" in void_form and 'value="Void the match"' in void_form
+
     response = referee_client.post(f"{base}/adjudicate/", {
         "winner": "1", "scope": "game", "points": "", "reason": "Player 0's phone died.",
     })
