@@ -189,7 +189,7 @@ def test_a_failing_tournament_never_undoes_the_move_that_ended_a_match(make_tour
     def broken(**kwargs):
         raise RuntimeError("a bug in the tournament code")
 
-    monkeypatch.setattr(services, "pairing_record_match", broken)
+    monkeypatch.setattr(services.results, "pairing_record_match", broken)
     match = play_match(row, row.entry_b)
     assert match.status == MatchStatus.FINISHED  # the match ended all the same
     row.refresh_from_db()

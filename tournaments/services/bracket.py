@@ -1,0 +1,267 @@
+"""The bracket manager: the one place that turns what a format says into rows.
+
+In the role of Tabbycat's ``DrawManager``: the formats (:mod:`tournaments.formats`) are pure
+and answer with plain values; :func:`advance` stores their pairings, opens the ones whose
+players are known (a reserved table online, nothing over the board) and finishes the
+tournament when the format says so. :func:`settle` is the one sequence every result goes
+through: decide the pairing, close its table, advance, announce.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.db.models import ProtectedError
+from django.utils import timezone
+
+from matches import services as match_services
+from matches.models import Table
+from tournaments import formats
+from tournaments.models import (
+    Entry,
+    Pairing,
+    PairingStatus,
+    ResultSource,
+    Round,
+    Tournament,
+    TournamentStatus,
+)
+from tournaments.selectors import format_state
+from tournaments.services.common import TournamentError, announce, format_for, log_action
+
+
+def round_row(tournament: Tournament, bracket: str, number: int,
+              rounds: dict[tuple[str, int], Round]) -> Round:
+    key = (bracket, number)
+    if key not in rounds:
+        rounds[key], _created = Round.objects.get_or_create(
+            tournament=tournament, bracket=bracket, number=number,
+            defaults={"match_length": tournament.match_length_for(bracket, number)},
+        )
+    return rounds[key]
+
+
+def entry_id_of(side: formats.Side) -> int | None:
+    return side if isinstance(side, int) and not isinstance(side, bool) else None
+
+
+def store_pairing(tournament: Tournament, pairing: formats.Pairing, *, order: int,
+                  rounds: dict[tuple[str, int], Round]) -> Pairing:
+    return Pairing.objects.create(
+        tournament=tournament,
+        slot=pairing.slot,
+        round=round_row(tournament, pairing.bracket.value, pairing.round, rounds),
+        order=order,
+        side_a=formats.side_notation(pairing.a),
+        side_b=formats.side_notation(pairing.b),
+        entry_a_id=entry_id_of(pairing.a),
+        entry_b_id=entry_id_of(pairing.b),
+    )
+
+
+def set_sides(row: Pairing, pairing: formats.Pairing) -> bool:
+    """Write the format's sides onto ``row``; True if anything changed (caller saves)."""
+    sides = (formats.side_notation(pairing.a), formats.side_notation(pairing.b))
+    if (row.side_a, row.side_b) == sides:
+        return False
+    row.side_a, row.side_b = sides
+    row.entry_a_id, row.entry_b_id = entry_id_of(pairing.a), entry_id_of(pairing.b)
+    return True
+
+
+def advance(tournament: Tournament, *, release: bool = False, actor: Any = None) -> None:
+    """Store what the format says now, start every match whose players are known, and
+    finish the tournament when the format says so. Caller holds the tournament lock.
+
+    Swiss and round robin with ``auto_pair`` off start a new round only with ``release``
+    (the director's "pair next round"), one round per call.
+    """
+    if tournament.status < TournamentStatus.RUNNING:
+        return
+    fmt = format_for(tournament)
+    gated = not tournament.auto_pair and not tournament.is_elimination
+    release_up_to = tournament.current_round + (1 if release else 0)
+    rounds: dict[tuple[str, int], Round] = {
+        (r.bracket, r.number): r for r in tournament.rounds.all()
+    }
+    entries = {entry.pk: entry for entry in tournament.entries.select_related("player")}
+    for _step in range(10_000):
+        rows = list(tournament.pairings.select_related("round").order_by("order"))
+        state = format_state(tournament, rows)
+        try:
+            ready = fmt.next_pairings(state)
+            by_slot = {row.slot: row for row in rows}
+            next_order = max((row.order for row in rows), default=-1) + 1
+            if gated:
+                ready = [p for p in ready if p.round <= release_up_to]
+            for pairing in ready:
+                if pairing.slot not in by_slot:
+                    by_slot[pairing.slot] = store_pairing(
+                        tournament, pairing, order=next_order, rounds=rounds)
+                    next_order += 1
+            state = format_state(tournament, list(by_slot.values()))
+            resolved = fmt.resolved_pairings(state)
+        except formats.PairingError as error:
+            raise TournamentError(error.code, str(error)) from error
+        to_open = {pairing.slot for pairing in ready if pairing.is_playable}
+        decided_any = False
+        for pairing in resolved:
+            row = by_slot.get(pairing.slot)
+            if row is None:
+                continue
+            changed = set_sides(row, pairing)
+            if row.status == PairingStatus.WAITING:
+                if pairing.is_void:
+                    row.status = PairingStatus.VOID
+                    changed = True
+                elif pairing.is_bye and pairing.is_known:
+                    row.status = PairingStatus.BYE
+                    row.winner_id = row.entry_a_id or row.entry_b_id
+                    row.result_source = ResultSource.BYE
+                    row.decided_at = timezone.now()
+                    changed = True
+                elif pairing.slot in to_open:
+                    if changed:
+                        row.save()
+                        changed = False
+                    decided_any |= open_pairing(tournament, row, entries)
+                    number = row.round.number
+                    if number > tournament.current_round and not tournament.is_elimination:
+                        tournament.current_round = number
+                        tournament.save(update_fields=["current_round"])
+            if changed:
+                row.save()
+        if not decided_any:
+            break
+    finish_if_done(tournament, fmt, actor=actor)
+
+
+def open_pairing(tournament: Tournament, row: Pairing, entries: dict[int, Entry]) -> bool:
+    """Start a pairing whose two players are known: a table reserved for them (or nothing
+    over the board). A pairing with a withdrawn player is decided at once; returns True then.
+    """
+    now = timezone.now()
+    assert row.entry_a_id is not None and row.entry_b_id is not None
+    a, b = entries[row.entry_a_id], entries[row.entry_b_id]
+    row.status, row.paired_at = PairingStatus.PAIRED, now
+    if not (a.is_active and b.is_active):
+        if a.is_active or b.is_active:
+            winner = a if a.is_active else b
+            reason = f"{(b if winner is a else a).player} is out of the tournament"
+        else:
+            winner = a if (a.seed or 0) <= (b.seed or 0) else b
+            reason = "both players are out of the tournament: the better seed goes through"
+        decide(tournament, row, winner, ResultSource.FORFEIT, reason=reason)
+        return True
+    if not tournament.over_the_board:
+        table = match_services.table_create(
+            name=f"{tournament.name} · {row.slot}"[:80],
+            match_length=row.round.match_length,
+            **tournament.table_rules(),
+        )
+        Table.objects.filter(pk=table.pk).update(reserved0=a.player, reserved1=b.player)
+        row.table = table
+    row.save()
+    log_action(tournament, "paired", pairing=row, slot=row.slot, a=str(a.player), b=str(b.player),
+               table=row.table_id)
+    return False
+
+
+def decide(tournament: Tournament, row: Pairing, winner: Entry, source: str, *,
+           winner_points: int | None = None, loser_points: int | None = None,
+           actor: Any = None, reason: str = "") -> None:
+    """Record ``winner`` as the result of ``row`` (one of its two players). Caller holds the
+    tournament lock and advances the tournament afterwards (see :func:`settle`)."""
+    loser_id = row.entry_b_id if winner.pk == row.entry_a_id else row.entry_a_id
+    if winner.pk not in (row.entry_a_id, row.entry_b_id) or loser_id is None:
+        raise TournamentError("bad_result", "The winner must be one of the pairing's players.")
+    previous = row.winner_id if row.status == PairingStatus.DECIDED else None
+    row.status = PairingStatus.DECIDED
+    row.winner_id, row.loser_id = winner.pk, loser_id
+    row.winner_points, row.loser_points = winner_points, loser_points
+    row.result_source = source
+    row.decided_at = timezone.now()
+    row.save()
+    log_action(tournament, "result", actor=actor, pairing=row, reason=reason, slot=row.slot,
+               winner=str(winner.player), winner_entry=winner.pk, loser_entry=loser_id,
+               score=[winner_points, loser_points], source=source, previous_winner_entry=previous)
+
+
+def finish_if_done(tournament: Tournament, fmt: formats.Format, *, actor: Any) -> None:
+    state = format_state(tournament)
+    if not fmt.is_finished(state):
+        if tournament.status == TournamentStatus.FINISHED:  # a correction reopened it
+            tournament.status, tournament.champion, tournament.finished_at = (
+                TournamentStatus.RUNNING, None, None)
+            tournament.save(update_fields=["status", "champion", "finished_at"])
+        return
+    champion_id = fmt.champion(state)
+    if tournament.status == TournamentStatus.FINISHED and tournament.champion_id == champion_id:
+        return
+    tournament.status = TournamentStatus.FINISHED
+    tournament.champion_id = champion_id
+    tournament.finished_at = tournament.finished_at or timezone.now()
+    tournament.save(update_fields=["status", "champion", "finished_at"])
+    champion = (Entry.objects.select_related("player").filter(pk=champion_id).first()
+                if champion_id is not None else None)
+    log_action(tournament, "finished", actor=actor,
+               champion=str(champion.player) if champion else None)
+
+
+def close_table(row: Pairing) -> None:
+    """The pairing is decided without a match at its table: take the table away, unless a
+    match was played there (then leave it for the record)."""
+    if row.table_id is None:
+        return
+    table = Table.objects.select_for_update().get(pk=row.table_id)
+    if table.matches.exists():
+        return
+    try:
+        with transaction.atomic():
+            table.delete()
+    except ProtectedError:
+        Table.objects.filter(pk=table.pk).update(seat0=None, seat1=None)
+        return
+    row.table = None
+    row.save(update_fields=["table"])
+
+
+def settle(tournament: Tournament, row: Pairing, winner: Entry, source: str, *,
+           winner_points: int | None = None, loser_points: int | None = None,
+           actor: Any = None, reason: str = "", correction: bool = False) -> None:
+    """The one way a pairing gets its result: decide it, close its table (unless a match was
+    played there), let the format say what happens next, and tell open pages after commit.
+
+    ``correction``: the result replaced another, so later pairings whose players changed
+    are paired again (:func:`repair_dependents`). Caller holds the tournament lock.
+    """
+    decide(tournament, row, winner, source, winner_points=winner_points,
+           loser_points=loser_points, actor=actor, reason=reason)
+    close_table(row)
+    if correction:
+        repair_dependents(tournament)
+    advance(tournament, actor=actor)
+    announce(tournament)
+
+
+def repair_dependents(tournament: Tournament) -> None:
+    """After a correction: pairings whose players changed go back to waiting (their table,
+    where nobody played, is closed) so that :func:`advance` pairs them again."""
+    fmt = format_for(tournament)
+    rows = {r.slot: r for r in tournament.pairings.select_related("round")}
+    for pairing in fmt.resolved_pairings(format_state(tournament, list(rows.values()))):
+        stored = rows[pairing.slot]
+        sides = (formats.side_notation(pairing.a), formats.side_notation(pairing.b))
+        if sides == (stored.side_a, stored.side_b):
+            continue
+        if stored.status == PairingStatus.VOID:
+            stored.status = PairingStatus.WAITING
+        if stored.status == PairingStatus.PAIRED:
+            close_table(stored)
+            stored.status, stored.paired_at = PairingStatus.WAITING, None
+            log_action(tournament, "repaired", pairing=stored, slot=stored.slot)
+        set_sides(stored, pairing)
+        stored.save()
+
+

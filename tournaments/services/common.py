@@ -1,0 +1,83 @@
+"""What every tournament service needs: the error type, the tournament lock, the log, the
+announcement to open pages, and the permission checks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from matches.broadcast import broadcast_on_commit
+from matches.models import Match, MatchStatus
+from matches.services import ServiceError
+from tournaments import formats
+from tournaments.models import Pairing, Tournament, TournamentLog
+from tournaments.selectors import can_direct, format_of, is_referee, tournament_group
+
+
+class TournamentError(ServiceError):
+    """A refused request: ``code`` is stable for programs, ``detail`` is for people."""
+
+
+# -- helpers -------------------------------------------------------------------------------
+
+
+def locked(tournament_id: int) -> Tournament:
+    try:
+        return Tournament.objects.select_for_update().get(pk=tournament_id)
+    except Tournament.DoesNotExist:
+        raise TournamentError("not_found", f"There is no tournament {tournament_id}.") from None
+
+
+def format_for(tournament: Tournament) -> formats.Format:
+    try:
+        return format_of(tournament)
+    except formats.PairingError as error:
+        raise TournamentError(error.code, str(error)) from error
+
+
+def acting_user(actor: Any) -> Any:
+    return actor if actor is not None and getattr(actor, "is_authenticated", False) else None
+
+
+def log_action(tournament: Tournament, action: str, *, actor: Any = None,
+               pairing: Pairing | None = None, reason: str = "", **data: Any) -> TournamentLog:
+    """Append one line to the tournament's append-only log."""
+    return TournamentLog.objects.create(
+        tournament=tournament, pairing=pairing, actor=acting_user(actor), action=action,
+        reason=reason, data=data,
+    )
+
+
+def announce(tournament: Tournament) -> None:
+    broadcast_on_commit(
+        tournament_group(tournament.pk),
+        {"type": "tournament.changed", "tournament_id": tournament.pk},
+    )
+
+
+def require_director(actor: Any, tournament: Tournament) -> None:
+    if actor is not None and not can_direct(actor, tournament):
+        raise TournamentError("forbidden", "Only the tournament's director may do that.")
+
+
+def require_referee(actor: Any, tournament: Tournament) -> None:
+    if not is_referee(actor, tournament):
+        raise TournamentError("forbidden", "Only a referee or the director may do that.")
+
+
+def check_configuration(tournament: Tournament) -> None:
+    format_for(tournament)
+    lengths = tournament.match_lengths
+    if not isinstance(lengths, list) or not lengths or not all(
+        isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 99 for n in lengths
+    ):
+        raise TournamentError(
+            "bad_match_lengths", "Match lengths must be a list of 1 to 99 points, e.g. [3, 5]."
+        )
+
+
+
+def live_match(row: Pairing) -> Match | None:
+    """The match being played at the pairing's table, if any."""
+    if row.table_id is None:
+        return None
+    return Match.objects.filter(table_id=row.table_id, status=MatchStatus.PLAYING).first()

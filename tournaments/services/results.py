@@ -1,0 +1,192 @@
+"""Results: matches played online flow in through ``match_finished``; the director or a
+referee sets or corrects a result (:func:`pairing_override`)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.db import transaction
+
+from matches import services as match_services
+from matches.models import Match, MatchStatus
+from tournaments import formats
+from tournaments.models import (
+    Entry,
+    Pairing,
+    PairingStatus,
+    ResultSource,
+    Tournament,
+    TournamentStatus,
+)
+from tournaments.selectors import format_state
+from tournaments.services.bracket import settle
+from tournaments.services.common import (
+    TournamentError,
+    acting_user,
+    format_for,
+    live_match,
+    locked,
+    log_action,
+    require_referee,
+)
+
+logger = logging.getLogger(__name__)
+
+
+def on_match_finished(sender: Any, match: Match, **kwargs: Any) -> None:
+    """``matches.signals.match_finished`` receiver: the result flows into the bracket.
+
+    Runs inside the finisher's transaction, in a savepoint: a tournament problem is logged
+    and never undoes the move that ended the match (the director's "pair next round" picks
+    the result up again).
+    """
+    if not Pairing.objects.filter(table_id=match.table_id).exists():
+        return
+    try:
+        with transaction.atomic():
+            pairing_record_match(match=match)
+    except Exception:
+        logger.exception("tournament could not record match %s", match.pk)
+
+
+def pairing_record_match(*, match: Match) -> Pairing | None:
+    """Record the finished ``match`` as its pairing's result and advance the tournament."""
+    row = Pairing.objects.filter(table_id=match.table_id).only("tournament_id").first()
+    if row is None:
+        return None
+    with transaction.atomic():
+        tournament = locked(row.tournament_id)
+        row = Pairing.objects.select_related("entry_a__player", "entry_b__player").get(pk=row.pk)
+        if row.match_id is None:
+            row.match = match
+            row.save(update_fields=["match"])
+        if row.status != PairingStatus.PAIRED or tournament.status != TournamentStatus.RUNNING:
+            return row
+        if match.winner_id is None or match.status < MatchStatus.FINISHED:
+            return row
+        if match.status == MatchStatus.VOIDED:
+            return row
+        winner = row.entry_a if row.entry_a and row.entry_a.player_id == match.winner_id \
+            else row.entry_b
+        assert winner is not None and row.entry_a is not None
+        winner_score = match.score0 if match.winner_id == match.player0_id else match.score1
+        loser_score = match.score1 if match.winner_id == match.player0_id else match.score0
+        source = {
+            MatchStatus.FORFEITED: ResultSource.FORFEIT,
+            MatchStatus.ADJUDICATED: ResultSource.REFEREE,
+        }.get(MatchStatus(match.status), ResultSource.MATCH)
+        settle(tournament, row, winner, source, winner_points=winner_score,
+               loser_points=loser_score, reason=f"match {match.pk}")
+        return row
+
+
+def reconcile_finished_matches(tournament: Tournament) -> int:
+    """Record matches that finished at the tournament's tables without being recorded (a
+    receiver that failed). Caller holds the tournament lock."""
+    recorded = 0
+    for row in tournament.pairings.filter(status=PairingStatus.PAIRED, table__isnull=False):
+        match = (Match.objects.filter(table=row.table, winner__isnull=False,
+                                      status__gte=MatchStatus.FINISHED)
+                 .exclude(status=MatchStatus.VOIDED).order_by("-pk").first())
+        if match is not None:
+            pairing_record_match(match=match)
+            recorded += 1
+    return recorded
+
+
+def pairing_override(*, pairing_id: int, actor: Any, winner_entry_id: int, reason: str,
+                     winner_points: int | None = None,
+                     loser_points: int | None = None) -> Pairing:
+    """The director (or a referee) sets or corrects a pairing's result, with a reason.
+
+    A live match is awarded through :func:`matches.services.match_adjudicate`. Correcting a
+    decided result is refused if a later match already depends on it and has a result or
+    a match in progress; a later pairing only paired (nobody playing yet) is re-paired.
+    """
+    reason = (reason or "").strip()
+    if not reason:
+        raise TournamentError("reason_required", "An override needs a written reason.")
+    row = Pairing.objects.select_related("tournament", "entry_a__player",
+                                         "entry_b__player").get(pk=pairing_id)
+    require_referee(actor, row.tournament)
+    winner = next((e for e in row.entries() if e.pk == winner_entry_id), None)
+    if winner is None:
+        raise TournamentError("bad_result", "The winner must be one of the pairing's players.")
+    live = live_match(row) if row.status == PairingStatus.PAIRED else None
+    if live is not None:
+        match_services.match_adjudicate(match_id=live.pk, referee=acting_user(actor),
+                                        winner=winner.player, scope="match", reason=reason)
+    with transaction.atomic():
+        tournament = locked(row.tournament_id)
+        row = Pairing.objects.select_related("round", "entry_a__player",
+                                             "entry_b__player").get(pk=pairing_id)
+        if row.status not in (PairingStatus.PAIRED, PairingStatus.DECIDED):
+            raise TournamentError("not_playable", "This pairing has no players to decide.")
+        if row.status == PairingStatus.DECIDED and live is None:
+            for stale in _check_correction(tournament, row, winner):
+                log_action(tournament, "result_cleared", actor=actor, pairing=stale,
+                           reason="decided again after a correction", slot=stale.slot,
+                           winner_entry=stale.winner_id)
+                stale.status = PairingStatus.WAITING
+                stale.winner = stale.loser = None
+                stale.winner_points = stale.loser_points = None
+                stale.result_source, stale.decided_at = "", None
+                stale.save()
+        settle(tournament, row, winner, ResultSource.OVERRIDE, winner_points=winner_points,
+               loser_points=loser_points, actor=actor, reason=reason, correction=True)
+        return row
+
+
+def _check_correction(tournament: Tournament, row: Pairing, winner: Entry) -> list[Pairing]:
+    """Refuse to change a decided result that a later result or a started match relies on.
+
+    Later results that were automatic forfeits (a withdrawn player, no match played) do not
+    block a correction: they are returned, to be decided again with the right players.
+    """
+    fmt = format_for(tournament)
+    rows = list(tournament.pairings.select_related("round").order_by("order"))
+    state = format_state(tournament, rows)
+    loser_id = row.entry_b_id if winner.pk == row.entry_a_id else row.entry_a_id
+    assert loser_id is not None
+    corrected = formats.Result(row.slot, winner.pk, loser_id)
+    by_slot = {r.slot: r for r in state.results}
+    by_slot[row.slot] = corrected
+    redo: list[Pairing] = []
+    accepted: list[formats.Result] = []
+    # Swiss and round robin results never decide who plays whom in a stored pairing; an
+    # elimination bracket is checked slot by slot in layout (dependency) order.
+    candidates = [r for r in rows if r.slot in by_slot] if tournament.is_elimination else []
+    for stored in candidates:
+        trial = [*accepted, by_slot[stored.slot]]
+        try:
+            fmt.resolved_pairings(formats.TournamentState(state.seeds, state.pairings, trial))
+        except formats.PairingError as error:
+            automatic = (stored.result_source == ResultSource.FORFEIT
+                         and stored.match_id is None and stored.slot != row.slot)
+            if not automatic:
+                raise TournamentError(
+                    "depends", f"{stored.slot} already has a result that depends on this one: "
+                    "correct that one first.") from error
+            redo.append(stored)
+            continue
+        accepted = trial
+    if not tournament.is_elimination:
+        accepted = list(by_slot.values())
+    try:
+        resolved = fmt.resolved_pairings(formats.TournamentState(state.seeds, state.pairings,
+                                                                 accepted))
+    except formats.PairingError as error:
+        raise TournamentError("depends", str(error)) from error
+    stored_by_slot = {r.slot: r for r in rows}
+    for pairing in resolved:
+        stored = stored_by_slot[pairing.slot]
+        sides = (formats.side_notation(pairing.a), formats.side_notation(pairing.b))
+        if (sides != (stored.side_a, stored.side_b) and stored.status == PairingStatus.PAIRED
+                and stored.table_id is not None
+                and Match.objects.filter(table=stored.table).exists()):
+            raise TournamentError(
+                "depends", f"{stored.slot} is already being played with the old result.")
+    return redo
+
+

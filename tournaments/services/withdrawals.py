@@ -1,0 +1,109 @@
+"""Withdrawals and disqualifications."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from matches import services as match_services
+from matches.models import Player
+from matches.services import ServiceError
+from tournaments.models import (
+    Entry,
+    EntryStatus,
+    Pairing,
+    PairingStatus,
+    ResultSource,
+    TournamentStatus,
+)
+from tournaments.selectors import can_direct
+from tournaments.services.bracket import settle
+from tournaments.services.common import (
+    TournamentError,
+    acting_user,
+    announce,
+    live_match,
+    locked,
+    log_action,
+    require_director,
+)
+
+
+def entry_withdraw(*, entry_id: int, actor: Any = None, reason: str = "",
+                   disqualify: bool = False) -> Entry:
+    """Withdraw (or disqualify) an entry. Before the start it just leaves the list; once
+    running, every pairing of theirs still to be played is lost by forfeit, a live match
+    through :func:`matches.services.match_forfeit`."""
+    entry = Entry.objects.select_related("player", "tournament").get(pk=entry_id)
+    tournament = entry.tournament
+    if disqualify:
+        require_director(actor, tournament)
+        if not (reason or "").strip():
+            raise TournamentError("reason_required", "A disqualification needs a reason.")
+    elif (actor is not None and acting_user(actor) != entry.player.user
+          and not can_direct(actor, tournament)):
+        raise TournamentError("forbidden", "Only the player or the director may withdraw them.")
+    with transaction.atomic():
+        tournament = locked(tournament.pk)
+        entry.refresh_from_db()
+        if tournament.status == TournamentStatus.FINISHED:
+            raise TournamentError("finished", "The tournament is over.")
+        if entry.status == EntryStatus.DISQUALIFIED or (entry.status == EntryStatus.WITHDRAWN
+                                                        and not disqualify):
+            raise TournamentError("not_active", "This entry is no longer in the tournament.")
+        entry.status = EntryStatus.DISQUALIFIED if disqualify else EntryStatus.WITHDRAWN
+        entry.left_at = timezone.now()
+        entry.save(update_fields=["status", "left_at"])
+        log_action(tournament, "disqualified" if disqualify else "withdrawn", actor=actor,
+                   reason=reason, player=entry.player.display_name, entry=entry.pk)
+        announce(tournament)
+        running = tournament.status == TournamentStatus.RUNNING
+    if not running:
+        return entry
+    # Live matches first, without the tournament lock (lock order: match → tournament); the
+    # finisher's match_finished records each forfeit.
+    open_rows = list(Pairing.objects.filter(
+        Q(entry_a=entry) | Q(entry_b=entry), status=PairingStatus.PAIRED))
+    for row in open_rows:
+        live = live_match(row)
+        if live is not None:
+            try:
+                match_services.match_forfeit(
+                    match_id=live.pk, loser=entry.player,
+                    reason=f"{'disqualified' if disqualify else 'withdrew'}: {reason}".strip(),
+                    actor=acting_user(actor),
+                )
+            except ServiceError as error:
+                if error.code != "match_over":
+                    raise
+    with transaction.atomic():
+        tournament = locked(tournament.pk)
+        rows = Pairing.objects.filter(Q(entry_a=entry) | Q(entry_b=entry),
+                                      status=PairingStatus.PAIRED).select_related(
+            "entry_a__player", "entry_b__player")
+        for row in rows:
+            live = live_match(row)
+            if live is not None:  # started in between: forfeit it (its receiver records it)
+                match_services.match_forfeit(match_id=live.pk, loser=entry.player,
+                                             reason="withdrew", actor=acting_user(actor))
+                continue
+            assert row.entry_a is not None and row.entry_b is not None
+            winner = row.entry_b if row.entry_a_id == entry.pk else row.entry_a
+            tournament.refresh_from_db()  # a forfeited live match may have advanced it
+            settle(tournament, row, winner, ResultSource.FORFEIT, actor=actor,
+                   reason=f"{entry.player} is out of the tournament")
+    entry.refresh_from_db()
+    return entry
+
+
+def player_withdraw(*, tournament_id: int, player: Player, reason: str = "") -> Entry:
+    """A player withdraws themselves (site or API)."""
+    entry = Entry.objects.filter(tournament_id=tournament_id, player=player).first()
+    if entry is None:
+        raise TournamentError("not_registered", "You are not registered.")
+    return entry_withdraw(entry_id=entry.pk, actor=player.user, reason=reason or "withdrew")
+
+
