@@ -94,7 +94,7 @@ def main() -> int:
     from django.core.management import call_command
 
     from matches import services
-    from matches.models import Event, EventKind, Match, MatchStatus, Table
+    from matches.models import Event, LogKind, Match, MatchStatus, Table
     from tavla.celery import app
 
     call_command("migrate", verbosity=0)
@@ -140,7 +140,7 @@ def main() -> int:
         flagged_at = {
             match_id: created.timestamp()
             for match_id, created in Event.objects.filter(
-                match_id__in=deadlines, kind=EventKind.TIMEOUT,
+                match_id__in=deadlines, kind=LogKind.TIMEOUT,
             ).values_list("match_id", "created_at")
         }
     finally:

@@ -25,6 +25,7 @@ from django.utils.translation import gettext_lazy as _
 
 from matches import services
 from matches.audit import ReplayStep, mat_export, mat_filename, replay_steps
+from matches.errors import ServiceError
 from matches.models import Match, MatchStatus
 from matches.selectors import board_dict
 from tavla.engine import EngineError
@@ -256,7 +257,7 @@ def adjudicate_view(admin: MatchAdmin, request: HttpRequest, match_id: int) -> H
                 winner=match.players()[data["winner"]], scope=data["scope"],
                 reason=data["reason"], points=data["points"],
             )
-        except services.ServiceError as error:
+        except ServiceError as error:
             form.add_error(None, error.detail)
         else:
             admin.log_change(request, match, f"Adjudicated the {data['scope']}: "
@@ -282,7 +283,7 @@ def void_view(admin: MatchAdmin, request: HttpRequest, match_id: int) -> HttpRes
         try:
             services.match_void(match_id=match.pk, referee=request.user,
                                 reason=form.cleaned_data["reason"])
-        except services.ServiceError as error:
+        except ServiceError as error:
             form.add_error(None, error.detail)
         else:
             admin.log_change(request, match, f"Voided: {form.cleaned_data['reason']}")

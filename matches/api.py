@@ -3,7 +3,7 @@
 Anyone may read players, public tables and public matches; a player also sees their own
 private ones. Writing needs a logged-in user (session or ``Authorization: Token <key>``
 from ``POST /api/token/``). Errors are ``{"error": code, "detail": text}`` (see
-:mod:`matches.exceptions`); a refused request changes nothing.
+:mod:`matches.api_errors`); a refused request changes nothing.
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from matches import services
+from matches.api_errors import error_response
 from matches.audit import dice_audit, mat_export, mat_filename
-from matches.exceptions import error_response
 from matches.models import Match, MatchStatus, Player, RatingRecord, Table
 from matches.selectors import match_events, match_state, visible_matches
 from matches.serializers import (

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from matches.models import Event, EventKind, Match
+from matches.models import Event, LogKind, Match
 from matches.state import load_state
 from tavla.engine.actions import action_from_dict
 from tavla.engine.dice import DiceVerificationError, commitment_for, recompute_rolls
@@ -125,7 +125,7 @@ def _describe(event: Event, names: tuple[str, str]) -> str:
     def name(seat: Any) -> str:
         return names[seat] if seat in (0, 1) else "?"
 
-    if event.kind == EventKind.START:
+    if event.kind == LogKind.START:
         rules = payload.get("rules", {})
         length = rules.get("match_length")
         return f"Match started: {f'{length} points' if length else 'money session'}."
@@ -153,16 +153,16 @@ def _describe(event: Event, names: tuple[str, str]) -> str:
         return "New game."
     if kind == "end_session":
         return "Session ended."
-    if event.kind == EventKind.GAME_END:
+    if event.kind == LogKind.GAME_END:
         return (f"Game won by {name(payload.get('winner'))}: {payload.get('points')} "
                 f"point(s), {payload.get('kind')} ({payload.get('reason')}), "
                 f"cube {payload.get('cube_value')}.")
-    if event.kind == EventKind.MATCH_END:
+    if event.kind == LogKind.MATCH_END:
         score = payload.get("score") or [0, 0]
         winner = payload.get("winner")
         who = "no winner" if winner is None else f"won by {name(winner)}"
         return f"Match over, {who}: {score[0]}-{score[1]} ({payload.get('reason')})."
-    if event.kind == EventKind.VOID:
+    if event.kind == LogKind.VOID:
         return f"Voided: {payload.get('reason', '')}"
     return str(event.get_kind_display())
 
@@ -179,7 +179,7 @@ def replay_steps(match: Match, events: list[Event] | None = None) -> Iterator[Re
     state: MatchState | None = None
     for event in events:
         changed = False
-        if event.kind == EventKind.START:
+        if event.kind == LogKind.START:
             state = MatchState.new(Rules.from_dict(event.payload["rules"]))
             changed = True
         elif "action" in event.payload:

@@ -28,7 +28,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from matches import presence, services
-from matches.models import Event, EventKind, Match, MatchStatus, Player
+from matches.models import Event, LogKind, Match, MatchStatus, Player
 
 logger = logging.getLogger(__name__)
 
@@ -72,7 +72,7 @@ class AbsentFlag:
 def absent_flags(now: datetime) -> list[AbsentFlag]:
     """Flags of absent players in matches still being played, oldest first."""
     events = (
-        Event.objects.filter(kind=EventKind.TIMEOUT, match__status=MatchStatus.PLAYING,
+        Event.objects.filter(kind=LogKind.TIMEOUT, match__status=MatchStatus.PLAYING,
                              created_at__gte=now - GRACE_LOOKBACK, payload__absent=True)
         .select_related("match", "match__table", "match__player0", "match__player1")
         .order_by("created_at")

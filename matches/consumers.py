@@ -29,6 +29,7 @@ from django.db.models import Q
 from matches import presence, services
 from matches.broadcast import LOBBY_GROUP, table_group
 from matches.clocks import match_check_clock
+from matches.errors import ServiceError
 from matches.models import Match, MatchStatus, Player, Table
 from matches.selectors import match_state, open_tables
 
@@ -39,15 +40,6 @@ CLOSE_NO_TABLE = 4404
 CLOSE_FORBIDDEN = 4403
 
 LOBBY_SIZE = 100
-
-
-class ClientError(Exception):
-    """A request refused before it reached a service (malformed, unknown type...)."""
-
-    def __init__(self, code: str, detail: str) -> None:
-        super().__init__(detail)
-        self.code = code
-        self.detail = detail
 
 
 # -- what a table and the lobby look like to a client (plain dicts, JSON-ready) -------------
@@ -312,7 +304,7 @@ def _viewer_for(user: Any) -> Player | None:
 def board_access(table_id: int, user: Any) -> tuple[Player | None, bool]:
     """The viewer of a new board and whether they play at this table.
 
-    Raises ``Table.DoesNotExist``; :class:`ClientError` when a private table is not theirs.
+    Raises ``Table.DoesNotExist``; :class:`ServiceError` when a private table is not theirs.
     """
     table = Table.objects.get(pk=table_id)
     player = _viewer_for(user)
@@ -320,7 +312,7 @@ def board_access(table_id: int, user: Any) -> tuple[Player | None, bool]:
     if not table.is_public and not seated:
         reserved = player is not None and player.pk in (table.reserved0_id, table.reserved1_id)
         if not reserved:
-            raise ClientError("forbidden", "This table is private.")
+            raise ServiceError("forbidden", "This table is private.")
     return player, seated
 
 
@@ -336,7 +328,7 @@ def _act(table_id: int, player: Player | None, action: str, expected_version: in
     """Act on ``match_id`` (which must be at this table), or on ``known`` (the match in
     progress the board shows: no lookup), or on the match in progress at the table."""
     if player is None:
-        raise services.ServiceError("not_authenticated", "Log in to play.")
+        raise ServiceError("not_authenticated", "Log in to play.")
     target: int | None = known
     if target is None:
         matches = Match.objects.filter(table_id=table_id)
@@ -346,20 +338,20 @@ def _act(table_id: int, player: Player | None, action: str, expected_version: in
             matches = matches.filter(status=MatchStatus.PLAYING)
         target = matches.order_by("-pk").values_list("pk", flat=True).first()
     if target is None:
-        raise services.ServiceError("no_match", "No match is being played at this table.")
+        raise ServiceError("no_match", "No match is being played at this table.")
     return services.match_act(match_id=target, player=player, action=action,
                               expected_version=expected_version, play=play).match
 
 
 def _sit(table_id: int, player: Player | None, seat: int | None) -> None:
     if player is None:
-        raise services.ServiceError("not_authenticated", "Log in to take a seat.")
+        raise ServiceError("not_authenticated", "Log in to take a seat.")
     services.table_sit(table_id=table_id, player=player, seat=seat)
 
 
 def _stand(table_id: int, player: Player | None) -> None:
     if player is None:
-        raise services.ServiceError("not_authenticated", "Log in first.")
+        raise ServiceError("not_authenticated", "Log in first.")
     services.table_stand(table_id=table_id, player=player)
 
 
@@ -408,7 +400,7 @@ class TableConsumer(_LiveConsumer):
             await self.accept()
             await self.close(code=CLOSE_NO_TABLE)
             return
-        except ClientError as error:
+        except ServiceError as error:
             await self.accept()
             await self.send_error(error.code, error.detail)
             await self.close(code=CLOSE_FORBIDDEN)
@@ -493,14 +485,14 @@ class TableConsumer(_LiveConsumer):
         ref = content.get("ref") if isinstance(content, dict) else None
         try:
             if not isinstance(content, dict):
-                raise ClientError("bad_request", "Send one JSON object per message.")
+                raise ServiceError("bad_request", "Send one JSON object per message.")
             kind = content.get("type")
             if kind == "action":
                 await self._action(content)
             elif kind == "sit":
                 seat = content.get("seat")
                 if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
-                    raise ClientError("bad_request", "seat is 0, 1 or absent.")
+                    raise ServiceError("bad_request", "seat is 0, 1 or absent.")
                 await db(_sit)(self.table_id, self.player, seat)
                 await self._mark_present()
             elif kind == "stand":
@@ -513,9 +505,9 @@ class TableConsumer(_LiveConsumer):
                 if self.playing is not None:
                     await db(match_check_clock)(match_id=self.playing)
             else:
-                raise ClientError("unknown_type",
+                raise ServiceError("unknown_type",
                                   "type is one of: action, sit, stand, sync, check_clock.")
-        except (ClientError, services.ServiceError) as error:
+        except ServiceError as error:
             await self.send_error(error.code, error.detail, ref)
 
     async def _action(self, content: dict[str, Any]) -> None:
@@ -524,14 +516,14 @@ class TableConsumer(_LiveConsumer):
         play = content.get("play")
         match_id = content.get("match_id")
         if not isinstance(action, str):
-            raise ClientError("bad_request", "action is one of: "
+            raise ServiceError("bad_request", "action is one of: "
                               + ", ".join(services.PLAYER_ACTIONS) + ".")
         if isinstance(version, bool) or not isinstance(version, int):
-            raise ClientError("bad_request", "expected_version (the state's version) is required.")
+            raise ServiceError("bad_request", "expected_version (the state's version) is required.")
         if play is not None and not isinstance(play, str):
-            raise ClientError("bad_request", "play is the play's notation, such as '24/18 13/10'.")
+            raise ServiceError("bad_request", "play is the play's notation, such as '24/18 13/10'.")
         if match_id is not None and (isinstance(match_id, bool) or not isinstance(match_id, int)):
-            raise ClientError("bad_request", "match_id is a number.")
+            raise ServiceError("bad_request", "match_id is a number.")
         # The match this board shows is the one acted on: no need to look it up again.
         known = self.playing if match_id is None or match_id == self.playing else None
         match = await db(_act)(self.table_id, self.player, action, version, play, match_id,

@@ -228,7 +228,7 @@ class Game(models.Model):
         return f"{self.match} game {self.number}"
 
 
-class EventKind(models.TextChoices):
+class LogKind(models.TextChoices):
     """Engine actions keep the engine's own names, so the log replays through the engine."""
 
     START = "start", _("Match started")
@@ -256,7 +256,7 @@ class Event(models.Model):
                               verbose_name=_("match"))
     sequence = models.PositiveIntegerField(_("sequence"))
     game_number = models.PositiveSmallIntegerField(_("game"), default=0)
-    kind = models.CharField(_("kind"), max_length=16, choices=EventKind.choices)
+    kind = models.CharField(_("kind"), max_length=16, choices=LogKind.choices)
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True,
                               blank=True, related_name="+", verbose_name=_("actor"))
     payload: models.JSONField[Any] = models.JSONField(_("payload"), default=dict)

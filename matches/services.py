@@ -15,11 +15,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from matches import broadcast, presence
+from matches.errors import ServiceError
 from matches.models import (
     Event,
-    EventKind,
     Game,
     GameEnding,
+    LogKind,
     Match,
     MatchStatus,
     Player,
@@ -49,19 +50,8 @@ from tavla.engine.actions import (
 )
 from tavla.engine.clock import PRESETS, Clock
 from tavla.engine.dice import FairDice
-from tavla.engine.game import EndReason, Phase
-from tavla.engine.game import EventKind as GameEventKind
+from tavla.engine.game import EndReason, EventKind, Phase
 from tavla.engine.match import MatchState
-
-
-class ServiceError(Exception):
-    """A refused request: ``code`` is stable for programs, ``detail`` is for people."""
-
-    def __init__(self, code: str, detail: str) -> None:
-        super().__init__(detail)
-        self.code = code
-        self.detail = detail
-
 
 PLAYER_ACTIONS: Final = ("roll", "double", "take", "drop", "play", "resign")
 
@@ -202,7 +192,7 @@ def match_start(*, table: Table, scripted_dice: list[list[int]] | None = None) -
     if control is not None:
         match.clock = Clock.for_match(control, table.match_length).to_dict()
     now = timezone.now()
-    events = [_event(match, EventKind.START, {"rules": rules.to_dict(),
+    events = [_event(match, LogKind.START, {"rules": rules.to_dict(),
                                               "commitment": match.dice_commitment}, 0, None)]
     _advance(match, state, events, now)
     return match
@@ -319,10 +309,10 @@ def _log_action(match: Match, before: MatchState, after: MatchState, action: Act
     if isinstance(action, PlayMove):
         # Store the canonical notation the engine matched, whatever the client typed.
         game = after.games[len(before.games) - 1]
-        played = [e for e in game.events if e.kind is GameEventKind.PLAY]
+        played = [e for e in game.events if e.kind is EventKind.PLAY]
         if played and played[-1].play is not None:
             payload["action"]["play"] = played[-1].play
-    kind = EventKind(payload["action"]["type"])
+    kind = LogKind(payload["action"]["type"])
     sequence = _next_sequence(match)
     events = [_event(match, kind, payload, before.game_number, actor, sequence)]
     events += _game_end_events(match, before, after)
@@ -376,7 +366,7 @@ def _game_end_events(match: Match, before: MatchState, after: MatchState) -> lis
         defaults={"winner": winner, "points": result.points, "cube_value": result.cube_value,
                   "ending": ending, "finished_at": timezone.now()},
     )
-    return [_event(match, EventKind.GAME_END, result.to_dict(), now.number, None)]
+    return [_event(match, LogKind.GAME_END, result.to_dict(), now.number, None)]
 
 
 def _advance(match: Match, state: MatchState, events: list[Event], now: datetime, *,
@@ -480,7 +470,7 @@ def _finish_match(match: Match, state: MatchState, events: list[Event], now: dat
     match.finished_at = now
     match.seed_revealed = True
     match.deadline = None
-    events.append(_event(match, EventKind.MATCH_END, {
+    events.append(_event(match, LogKind.MATCH_END, {
         "winner": state.winner, "score": list(state.score),
         "reason": None if reason is None else reason.value,
     }, state.game_number, None))
@@ -612,7 +602,7 @@ def match_void(*, match_id: int, referee: Any, reason: str) -> Match:
     with transaction.atomic():
         match = _locked_match(match_id)
         state = load_state(match)
-        _event(match, EventKind.VOID, {"reason": reason}, state.game_number, referee)
+        _event(match, LogKind.VOID, {"reason": reason}, state.game_number, referee)
         match.status = MatchStatus.VOIDED
         match.finished_at = timezone.now()
         match.deadline = None

@@ -11,7 +11,7 @@ from typing import Any
 
 from django.conf import settings
 
-from matches.models import Event, EventKind, FlagPenalty, Match, Table
+from matches.models import Event, FlagPenalty, LogKind, Match, Table
 from tavla.engine.dice import FairDice, ScriptedDice
 from tavla.engine.match import MatchState, Rules
 
@@ -66,7 +66,7 @@ def replay_events(events: list[Event]) -> MatchState:
     rules: Rules | None = None
     actions: list[dict[str, Any]] = []
     for event in events:
-        if event.kind == EventKind.START:
+        if event.kind == LogKind.START:
             rules = Rules.from_dict(event.payload["rules"])
         elif "action" in event.payload:
             actions.append(event.payload["action"])

@@ -16,7 +16,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from matches import services
-from matches.consumers import ClientError, board_access, lobby_tables, table_state
+from matches.consumers import board_access, lobby_tables, table_state
+from matches.errors import ServiceError
 from matches.forms import SignUpForm, TableForm
 from matches.models import Match, MatchStatus, Player, Table
 
@@ -50,7 +51,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
         table = services.table_create(name=form.cleaned_data["name"], creator=player,
                                       **form.table_options())
         services.table_sit(table_id=table.pk, player=player)
-    except services.ServiceError as error:
+    except ServiceError as error:
         form.add_error(None, error.detail)
         return render(request, "matches/lobby.html", {
             "form": form, "tables": lobby_tables(), "strings": lobby_strings(),
@@ -63,7 +64,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     get_object_or_404(Table, pk=table_id)
     try:
         viewer, _seated = board_access(table_id, request.user)
-    except ClientError:
+    except ServiceError:
         raise Http404(_("This table is private.")) from None
     return render(request, "matches/table.html", {
         "table_id": table_id,
@@ -81,7 +82,7 @@ def table_sit(request: HttpRequest, table_id: int) -> HttpResponse:
     try:
         services.table_sit(table_id=table_id, player=services.player_for_user(request.user),
                            seat=int(seat) if seat in ("0", "1") else None)
-    except services.ServiceError as error:
+    except ServiceError as error:
         messages.error(request, error.detail)
     return redirect("table", table_id=table_id)
 
@@ -92,7 +93,7 @@ def table_stand(request: HttpRequest, table_id: int) -> HttpResponse:
     get_object_or_404(Table, pk=table_id)
     try:
         services.table_stand(table_id=table_id, player=services.player_for_user(request.user))
-    except services.ServiceError as error:
+    except ServiceError as error:
         messages.error(request, error.detail)
         return redirect("table", table_id=table_id)
     return redirect("lobby")

@@ -216,7 +216,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     # Every API error as {"error": code, "detail": text}.
-    "EXCEPTION_HANDLER": "matches.exceptions.api_exception_handler",
+    "EXCEPTION_HANDLER": "matches.api_errors.api_exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tavla API",

@@ -17,7 +17,7 @@ from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 
-from matches.services import ServiceError
+from matches.errors import ServiceError
 from tournaments import formats, services
 from tournaments.models import (
     Entry,

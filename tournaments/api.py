@@ -24,7 +24,8 @@ from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from matches.services import ServiceError, player_for_user
+from matches.errors import ServiceError
+from matches.services import player_for_user
 from tournaments import selectors, services
 from tournaments.models import Pairing, Tournament
 

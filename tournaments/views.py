@@ -16,8 +16,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from matches.errors import ServiceError
 from matches.models import Player
-from matches.services import ServiceError, player_for_user
+from matches.services import player_for_user
 from tournaments import selectors, services
 from tournaments.models import Pairing, Tournament, TournamentStatus
 

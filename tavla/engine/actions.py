@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tavla.engine.errors import EngineError
-from tavla.engine.game import JSON, Player, check_player
+from tavla.engine.game import JSON, Seat, check_seat
 from tavla.engine.moves import Play
 
 
@@ -44,9 +44,9 @@ def _dice(value: Any) -> tuple[int, int]:
     return int(value[0]), int(value[1])
 
 
-def _optional_player(data: JSON) -> Player | None:
+def _optional_player(data: JSON) -> Seat | None:
     player = data.get("player")
-    return None if player is None else check_player(player)
+    return None if player is None else check_seat(player)
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +66,7 @@ class Roll:
 
     die1: int
     die2: int
-    player: Player | None = None
+    player: Seat | None = None
 
     def to_dict(self) -> JSON:
         return {"type": "roll", "dice": [self.die1, self.die2], "player": self.player}
@@ -76,7 +76,7 @@ class Roll:
 class Double:
     """The player on roll offers the cube, before rolling."""
 
-    player: Player | None = None
+    player: Seat | None = None
 
     def to_dict(self) -> JSON:
         return {"type": "double", "player": self.player}
@@ -86,7 +86,7 @@ class Double:
 class Take:
     """The doubled player accepts: the cube doubles and is theirs."""
 
-    player: Player | None = None
+    player: Seat | None = None
 
     def to_dict(self) -> JSON:
         return {"type": "take", "player": self.player}
@@ -96,7 +96,7 @@ class Take:
 class Drop:
     """The doubled player refuses: the doubler wins the cube value before the double."""
 
-    player: Player | None = None
+    player: Seat | None = None
 
     def to_dict(self) -> JSON:
         return {"type": "drop", "player": self.player}
@@ -107,7 +107,7 @@ class PlayMove:
     """The player on roll's play: a :class:`Play` from ``legal_plays()`` or its notation."""
 
     play: Play | str
-    player: Player | None = None
+    player: Seat | None = None
 
     @property
     def notation(self) -> str:
@@ -121,7 +121,7 @@ class PlayMove:
 class Resign:
     """``player`` resigns the game: the opponent wins a single game times the cube."""
 
-    player: Player
+    player: Seat
 
     def to_dict(self) -> JSON:
         return {"type": "resign", "player": self.player}
@@ -132,7 +132,7 @@ class Timeout:
     """``player``'s flag fell: the game is lost (single times the cube), or the match when the
     rules say ``flag_loses_match``."""
 
-    player: Player
+    player: Seat
 
     def to_dict(self) -> JSON:
         return {"type": "timeout", "player": self.player}
@@ -142,7 +142,7 @@ class Timeout:
 class Forfeit:
     """``player`` forfeits the match (for example: disconnected past the grace period)."""
 
-    player: Player
+    player: Seat
 
     def to_dict(self) -> JSON:
         return {"type": "forfeit", "player": self.player}
@@ -156,7 +156,7 @@ class Adjudicate:
     needs (the cube value in a money session). ``reason`` is kept in the record.
     """
 
-    winner: Player
+    winner: Seat
     scope: AdjudicationScope = AdjudicationScope.GAME
     points: int | None = None
     reason: str = ""
@@ -225,15 +225,15 @@ def action_from_dict(data: JSON) -> Action:
                 raise EngineError(f"a play is stored as notation, not {play!r}")
             return PlayMove(play, _optional_player(data))
         if kind == "resign":
-            return Resign(check_player(data["player"]))
+            return Resign(check_seat(data["player"]))
         if kind == "timeout":
-            return Timeout(check_player(data["player"]))
+            return Timeout(check_seat(data["player"]))
         if kind == "forfeit":
-            return Forfeit(check_player(data["player"]))
+            return Forfeit(check_seat(data["player"]))
         if kind == "adjudicate":
             points = data.get("points")
             return Adjudicate(
-                winner=check_player(data["winner"], "winner"),
+                winner=check_seat(data["winner"], "winner"),
                 scope=AdjudicationScope(data.get("scope", "game")),
                 points=None if points is None else int(points),
                 reason=str(data.get("reason", "")),

@@ -2,7 +2,7 @@
 
 The state machine that moves between phases is :class:`tavla.engine.match.MatchState`;
 this module holds what it is built from, so each piece can be tested and serialized alone.
-Players are ``0`` and ``1``.
+Seats are ``0`` and ``1`` (:data:`Seat`).
 """
 
 from __future__ import annotations
@@ -14,23 +14,24 @@ from typing import Any, Final
 from tavla.engine.errors import EngineError
 from tavla.engine.position import BAR, Position
 
-Player = int  # 0 or 1
-PLAYERS: Final = (0, 1)
+# A seat at the table: 0 or 1 (the Django model `matches.Player` is the person in it).
+Seat = int
+SEATS: Final = (0, 1)
 
 JSON = dict[str, Any]
 
 
-def other(player: Player) -> Player:
-    """The opponent of ``player``."""
-    return 1 - player
+def other(seat: Seat) -> Seat:
+    """The opponent's seat."""
+    return 1 - seat
 
 
-def check_player(player: object, what: str = "player") -> Player:
-    """Return ``player`` if it is 0 or 1; raise :class:`EngineError` otherwise."""
-    if isinstance(player, bool) or player not in PLAYERS:
-        raise EngineError(f"a {what} is 0 or 1, not {player!r}")
-    assert isinstance(player, int)
-    return player
+def check_seat(seat: object, what: str = "player") -> Seat:
+    """Return ``seat`` if it is 0 or 1; raise :class:`EngineError` otherwise."""
+    if isinstance(seat, bool) or seat not in SEATS:
+        raise EngineError(f"a {what} is 0 or 1, not {seat!r}")
+    assert isinstance(seat, int)
+    return seat
 
 
 class Phase(enum.Enum):
@@ -112,7 +113,7 @@ class GameResult:
     cube at the end of the game (for a drop: the value before the refused double).
     """
 
-    winner: Player
+    winner: Seat
     points: int
     kind: WinKind
     reason: EndReason
@@ -130,7 +131,7 @@ class GameResult:
     @classmethod
     def from_dict(cls, data: JSON) -> GameResult:
         return cls(
-            winner=check_player(data["winner"], "winner"),
+            winner=check_seat(data["winner"], "winner"),
             points=int(data["points"]),
             kind=WinKind(data["kind"]),
             reason=EndReason(data["reason"]),
@@ -159,7 +160,7 @@ class GameEvent:
     """One entry of a game record. Fields a kind does not use are ``None``."""
 
     kind: EventKind
-    player: Player | None = None
+    player: Seat | None = None
     dice: tuple[int, int] | None = None
     play: str | None = None
     value: int | None = None

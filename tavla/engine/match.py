@@ -73,9 +73,9 @@ from tavla.engine.game import (
     GameRecord,
     GameResult,
     Phase,
-    Player,
+    Seat,
     WinKind,
-    check_player,
+    check_seat,
     other,
     win_kind,
 )
@@ -170,12 +170,12 @@ class MatchState:
     crawford: bool
     post_crawford: bool
     board: Position
-    player_on_roll: Player | None
+    player_on_roll: Seat | None
     dice: tuple[int, int] | None
     cube_value: int
-    cube_owner: Player | None
+    cube_owner: Seat | None
     games: tuple[GameRecord, ...]
-    winner: Player | None = None
+    winner: Seat | None = None
     end_reason: EndReason | None = None
     # The legal plays for ``dice``, computed once when they were rolled. A cache only:
     # not compared, not serialized (a state read back recomputes them on demand).
@@ -223,7 +223,7 @@ class MatchState:
         return self.phase is Phase.MATCH_OVER
 
     @property
-    def player_to_act(self) -> Player | None:
+    def player_to_act(self) -> Seat | None:
         """Who must act next: the player on roll, or the doubled player while the cube is
         offered; ``None`` when the server acts (opening roll, between games) or it is over."""
         if self.phase in (Phase.TURN_START, Phase.MOVE):
@@ -233,9 +233,9 @@ class MatchState:
             return other(self.player_on_roll)
         return None
 
-    def position_for(self, player: Player) -> Position:
+    def position_for(self, player: Seat) -> Position:
         """The board from ``player``'s side (``mover`` is ``player``'s checkers)."""
-        return self.board if check_player(player) == 0 else self.board.swap()
+        return self.board if check_seat(player) == 0 else self.board.swap()
 
     @property
     def position(self) -> Position:
@@ -279,11 +279,11 @@ class MatchState:
         """The result of the current game once it is over."""
         return self.current_game.result
 
-    def points_needed(self, player: Player) -> int | None:
+    def points_needed(self, player: Seat) -> int | None:
         """Points ``player`` still needs to win the match (``None`` in a money session)."""
         if self.rules.match_length is None:
             return None
-        return max(0, self.rules.match_length - self.score[check_player(player)])
+        return max(0, self.rules.match_length - self.score[check_seat(player)])
 
     def gnubg_ids(self) -> tuple[str, str]:
         """GNU Backgammon (Position ID, Match ID) for this state; see :mod:`match_id`."""
@@ -345,10 +345,10 @@ class MatchState:
     def _dice_text(self) -> str:
         return "" if self.dice is None else f"{self.dice[0]}-{self.dice[1]}"
 
-    def _check_actor(self, claimed: Player | None, doing: str) -> None:
+    def _check_actor(self, claimed: Seat | None, doing: str) -> None:
         if claimed is None:
             return
-        check_player(claimed)
+        check_seat(claimed)
         if claimed != self.player_to_act:
             raise IllegalActionError(
                 f"player {claimed} cannot {doing}: it is player {self.player_to_act}'s decision"
@@ -366,11 +366,11 @@ class MatchState:
         event = GameEvent(EventKind.OPENING_ROLL, dice=(action.die0, action.die1))
         if action.die0 == action.die1:
             return replace(self, games=self._record(event))
-        mover: Player = 0 if action.die0 > action.die1 else 1
+        mover: Seat = 0 if action.die0 > action.die1 else 1
         dice = (max(action.die0, action.die1), min(action.die0, action.die1))
         return self._start_move(mover, dice, event)
 
-    def _start_move(self, mover: Player, dice: tuple[int, int], event: GameEvent) -> MatchState:
+    def _start_move(self, mover: Seat, dice: tuple[int, int], event: GameEvent) -> MatchState:
         """``mover`` has ``dice`` to play (``event`` records how they came): MOVE, or an auto
         pass when nothing can be played."""
         plays = legal_plays(self.position_for(mover), *dice)
@@ -469,8 +469,8 @@ class MatchState:
         )
         return state._end_game(result, None)
 
-    def _resign(self, loser: Player, kind: EventKind, reason: EndReason) -> MatchState:
-        check_player(loser)
+    def _resign(self, loser: Seat, kind: EventKind, reason: EndReason) -> MatchState:
+        check_seat(loser)
         if not self.phase.in_game:
             raise IllegalActionError(
                 f"player {loser} cannot {kind.value} now: {self._describe_phase()}"
@@ -484,12 +484,12 @@ class MatchState:
         )
         return self._end_game(result, GameEvent(kind, player=loser))
 
-    def _lose_match(self, loser: Player, kind: EventKind, reason: EndReason) -> MatchState:
-        check_player(loser)
+    def _lose_match(self, loser: Seat, kind: EventKind, reason: EndReason) -> MatchState:
+        check_seat(loser)
         return self._award_match(other(loser), None, GameEvent(kind, player=loser), reason)
 
     def _award_match(
-        self, winner: Player, points: int | None, event: GameEvent, reason: EndReason
+        self, winner: Seat, points: int | None, event: GameEvent, reason: EndReason
     ) -> MatchState:
         """End the match for ``winner``: the current game (or, between games, a new one that
         is never played) is scored ``points``, by default what ``winner`` still needs."""
@@ -509,7 +509,7 @@ class MatchState:
         return state._end_game(result, event, match_winner=winner)
 
     def _adjudicate(self, action: Adjudicate) -> MatchState:
-        winner = check_player(action.winner, "winner")
+        winner = check_seat(action.winner, "winner")
         points = action.points
         if points is not None and (isinstance(points, bool) or points < 1):
             raise IllegalActionError(f"an adjudication awards at least 1 point, not {points!r}")
@@ -533,7 +533,7 @@ class MatchState:
         return self._end_game(result, event)
 
     def _end_game(
-        self, result: GameResult, event: GameEvent | None, match_winner: Player | None = None
+        self, result: GameResult, event: GameEvent | None, match_winner: Seat | None = None
     ) -> MatchState:
         score = list(self.score)
         score[result.winner] += result.points
@@ -588,7 +588,7 @@ class MatchState:
                 "cannot end the session: a match ends when a player reaches the match length"
             )
         self._require(Phase.GAME_OVER, doing="end the session")
-        leader: Player | None = None
+        leader: Seat | None = None
         if self.score[0] != self.score[1]:
             leader = 0 if self.score[0] > self.score[1] else 1
         return replace(
@@ -675,8 +675,8 @@ class MatchState:
             raise EngineError("inconsistent match snapshot: " + "; ".join(problems))
 
 
-def _optional_player(value: Any) -> Player | None:
-    return None if value is None else check_player(value)
+def _optional_player(value: Any) -> Seat | None:
+    return None if value is None else check_seat(value)
 
 
 def resolve_play(position: Position, dice: tuple[int, int], play: Play | str) -> Play:

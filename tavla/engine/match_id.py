@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from tavla.engine.errors import InvalidMatchIdError
-from tavla.engine.game import EndReason, Phase, Player, other
+from tavla.engine.game import EndReason, Phase, Seat, other
 
 if TYPE_CHECKING:
     from tavla.engine.match import MatchState
@@ -52,11 +52,11 @@ class MatchInfo:
     ``turn`` its ``fTurn`` (who must decide: the doubled player while a double is offered)."""
 
     cube_value: int = 1
-    cube_owner: Player | None = None
-    player_on_roll: Player = 0
+    cube_owner: Seat | None = None
+    player_on_roll: Seat = 0
     crawford: bool = False
     game_state: GameState = GameState.PLAYING
-    turn: Player = 0
+    turn: Seat = 0
     double_offered: bool = False
     resignation: int = 0
     dice: tuple[int, int] = (0, 0)

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from tavla.engine.game import EventKind, GameRecord, Player
+from tavla.engine.game import EventKind, GameRecord, Seat
 from tavla.engine.match import MatchState, resolve_play
 from tavla.engine.moves import BAR_POINT, OFF_POINT, Move
 from tavla.engine.position import Position
@@ -74,11 +74,11 @@ def _points(points: int) -> str:
     return f"Wins {points} point{'s' if points != 1 else ''}"
 
 
-def _cells(game: GameRecord) -> list[tuple[Player, str]]:
+def _cells(game: GameRecord) -> list[tuple[Seat, str]]:
     """Each player's cells in order: rolls with their plays, cube actions."""
     board = Position.initial()  # from player 0's side
-    cells: list[tuple[Player, str]] = []
-    pending: tuple[Player, tuple[int, int]] | None = None  # a roll not yet played
+    cells: list[tuple[Seat, str]] = []
+    pending: tuple[Seat, tuple[int, int]] | None = None  # a roll not yet played
     for event in game.events:
         kind = event.kind
         if kind is EventKind.OPENING_ROLL:
@@ -118,7 +118,7 @@ def _cells(game: GameRecord) -> list[tuple[Player, str]]:
     return cells
 
 
-def _lines(cells: Sequence[tuple[Player, str]]) -> list[_Line]:
+def _lines(cells: Sequence[tuple[Seat, str]]) -> list[_Line]:
     lines: list[_Line] = []
     for player, text in cells:
         if player == 0 or not lines or lines[-1].right is not None or lines[-1].left is None:

@@ -12,7 +12,7 @@ from django.test import Client
 
 from matches import services
 from matches.demo import FINISHED_TABLE, seed_match_demo
-from matches.models import Event, EventKind, GameEnding, Match, MatchStatus, Table
+from matches.models import Event, GameEnding, LogKind, Match, MatchStatus, Table
 from tests.matches.conftest import act
 
 pytestmark = pytest.mark.django_db
@@ -76,7 +76,7 @@ def test_referee_reviews_the_replay_and_adjudicates_the_game(start_match, refere
     match.refresh_from_db()
     assert match.status == MatchStatus.PLAYING and (match.score0, match.score1) == (0, 1)
     assert match.games.get(number=1).ending == GameEnding.ADJUDICATED
-    decision = Event.objects.get(match=match, kind=EventKind.ADJUDICATE)
+    decision = Event.objects.get(match=match, kind=LogKind.ADJUDICATE)
     assert decision.actor == referee
     assert decision.payload["action"]["reason"] == "Player 0's phone died."
     assert services.match_verify(match_id=match.pk).ok
@@ -129,7 +129,7 @@ def test_void_verify_and_export(start_match, referee, referee_client):
     assert voided.status_code == 302
     match.refresh_from_db()
     assert match.status == MatchStatus.VOIDED
-    event = match.events.get(kind=EventKind.VOID)
+    event = match.events.get(kind=LogKind.VOID)
     assert event.actor == referee and event.payload["reason"] == "Wrong players seated."
 
 

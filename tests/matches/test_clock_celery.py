@@ -21,7 +21,7 @@ from django.db import connection
 from django.utils import timezone
 
 from matches import clocks, presence, services
-from matches.models import Event, EventKind, GameEnding, Match, MatchStatus, Player
+from matches.models import Event, GameEnding, LogKind, Match, MatchStatus, Player
 from matches.tasks import flag_match
 from tests.conftest import CeleryBeatProcess, CeleryWorkerProcess, start_celery_worker
 
@@ -60,7 +60,7 @@ def fresh_presence(match: Match) -> None:
 
 
 def first_timeout(match: Match) -> Event | None:
-    return match.events.filter(kind=EventKind.TIMEOUT).order_by("sequence").first()
+    return match.events.filter(kind=LogKind.TIMEOUT).order_by("sequence").first()
 
 
 def end_quietly(match: Match) -> None:
@@ -126,7 +126,7 @@ def test_a_killed_worker_loses_its_deadline_task_and_the_sweep_flags_it_once(
         assert not flag_match(match.pk, match.version)
         assert clocks.sweep_expired_clocks().flagged == []
         time.sleep(2.5)  # at least one more sweep from beat
-        assert match.events.filter(kind=EventKind.TIMEOUT).count() == 1
+        assert match.events.filter(kind=LogKind.TIMEOUT).count() == 1
         assert services.match_verify(match_id=match.pk).ok
     finally:
         app.conf.task_default_queue = default_queue
@@ -192,7 +192,7 @@ def test_a_play_at_the_deadline_and_the_flag_task_give_exactly_one_outcome(
             thread.join(timeout=30)
         match.refresh_from_db()
         kinds = list(match.events.order_by("sequence").values_list("kind", flat=True))
-        played, flags = EventKind.PLAY in kinds, kinds.count(EventKind.TIMEOUT)
+        played, flags = LogKind.PLAY in kinds, kinds.count(LogKind.TIMEOUT)
         assert played != (flags == 1) and flags <= 1, (results, kinds)
         if played:
             assert results == {"play": "accepted", "flag": False}, kinds
@@ -217,7 +217,7 @@ def test_disconnected_past_the_grace_the_sweep_forfeits_the_match(
         timeout=12, what="the forfeit", log=celery_beat_process.log)
     assert match.winner_id == match.player1_id
     flag = first_timeout(match)
-    forfeit = match.events.get(kind=EventKind.FORFEIT)
+    forfeit = match.events.get(kind=LogKind.FORFEIT)
     assert flag is not None and flag.payload["absent"] is True
     assert forfeit.payload["reason"] == clocks.GRACE_FORFEIT_REASON
     assert forfeit.payload["action"]["player"] == 0
@@ -240,7 +240,7 @@ def test_back_within_the_grace_the_match_goes_on(
                            channel_name="p0")
         # Past the grace, and at least one sweep after it.
         time.sleep(max(0.0, flag.payload["flagged_at"] + 1 + 2.5 - time.time()))
-        assert not match.events.filter(kind=EventKind.FORFEIT).exists()
+        assert not match.events.filter(kind=LogKind.FORFEIT).exists()
         match.refresh_from_db()
         assert match.status == MatchStatus.PLAYING
     finally:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from matches import clocks, presence, services
-from matches.models import EventKind, GameEnding, Match, MatchStatus, Table
+from matches.models import GameEnding, LogKind, Match, MatchStatus, Table
 from matches.selectors import match_state
 from matches.state import load_state
 from tavla.engine.clock import Clock
@@ -157,7 +157,7 @@ def test_a_flag_loses_the_game_single_times_the_cube_and_leaves_the_player_on_de
     game = match.games.get(number=1)
     assert (game.ending, game.points, game.winner_id) == (GameEnding.TIMEOUT, 1, match.player1_id)
     assert (match.score0, match.score1) == (0, 1) and match.status == MatchStatus.PLAYING
-    timeout = match.events.get(kind=EventKind.TIMEOUT)
+    timeout = match.events.get(kind=LogKind.TIMEOUT)
     assert timeout.payload["action"]["player"] == 0 and timeout.payload["absent"] is True
     assert timeout.payload["flagged_at"] == deadline.timestamp()
     # Game 2: player 0 won the opening roll again and is on delay only.
@@ -172,8 +172,8 @@ def test_usbgf_option_a_flag_loses_the_match(clocked):
     assert services.flag_if_expired(match_id=match.pk, now=match.deadline)
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED and match.winner_id == match.player1_id
-    assert match.deadline is None and kinds(match)[-1] == EventKind.MATCH_END
-    assert match.events.get(kind=EventKind.MATCH_END).payload["reason"] == "timeout"
+    assert match.deadline is None and kinds(match)[-1] == LogKind.MATCH_END
+    assert match.events.get(kind=LogKind.MATCH_END).payload["reason"] == "timeout"
 
 
 def test_a_move_after_the_deadline_records_the_flag_instead(clocked):
@@ -185,7 +185,7 @@ def test_a_move_after_the_deadline_records_the_flag_instead(clocked):
     assert refused.value.code == "flag_fell"
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED and match.winner_id == match.player1_id
-    assert EventKind.PLAY not in kinds(match) and kinds(match).count(EventKind.TIMEOUT) == 1
+    assert LogKind.PLAY not in kinds(match) and kinds(match).count(LogKind.TIMEOUT) == 1
     assert services.match_verify(match_id=match.pk).ok
 
 
@@ -195,7 +195,7 @@ def test_a_move_just_before_the_deadline_is_played_and_spends_the_reserve(clocke
     match = act_at(match, 0, "play", just, "8/5 6/5")
     assert clock_of(match).reserves[0] == pytest.approx(0.001, abs=1e-6)
     assert not services.flag_if_expired(match_id=match.pk, now=at(just + 0.002))
-    assert EventKind.TIMEOUT not in kinds(match)
+    assert LogKind.TIMEOUT not in kinds(match)
 
 
 def test_a_check_before_the_deadline_takes_no_lock(clocked, django_assert_num_queries):
@@ -253,7 +253,7 @@ def absent_flag(clocked) -> Callable[..., Match]:
 
 
 def flagged_at(match: Match) -> float:
-    return float(match.events.get(kind=EventKind.TIMEOUT).payload["flagged_at"])
+    return float(match.events.get(kind=LogKind.TIMEOUT).payload["flagged_at"])
 
 
 def test_the_sweep_flags_only_expired_matches_and_only_once(clocked):
@@ -263,8 +263,8 @@ def test_the_sweep_flags_only_expired_matches_and_only_once(clocked):
     assert clocks.sweep_expired_clocks(now=now).flagged == [due.pk]
     assert clocks.sweep_expired_clocks(now=now).flagged == []
     later.refresh_from_db()
-    assert later.status == MatchStatus.PLAYING and EventKind.TIMEOUT not in kinds(later)
-    assert kinds(due).count(EventKind.TIMEOUT) == 1
+    assert later.status == MatchStatus.PLAYING and LogKind.TIMEOUT not in kinds(later)
+    assert kinds(due).count(LogKind.TIMEOUT) == 1
 
 
 def test_absent_past_the_grace_forfeits_the_match(absent_flag):
@@ -275,10 +275,10 @@ def test_absent_past_the_grace_forfeits_the_match(absent_flag):
     assert result.forfeited == [match.pk]
     match.refresh_from_db()
     assert match.status == MatchStatus.FORFEITED and match.winner_id == match.player1_id
-    forfeit = match.events.get(kind=EventKind.FORFEIT)
+    forfeit = match.events.get(kind=LogKind.FORFEIT)
     assert forfeit.payload["reason"] == clocks.GRACE_FORFEIT_REASON
     assert forfeit.payload["action"]["player"] == 0
-    assert kinds(match).count(EventKind.TIMEOUT) == 1
+    assert kinds(match).count(LogKind.TIMEOUT) == 1
     assert services.match_verify(match_id=match.pk).ok
     assert clocks.sweep_expired_clocks(now=at(flag_time + GRACE + 5)).forfeited == []
 
@@ -318,7 +318,7 @@ def test_a_flag_with_the_board_open_starts_no_grace(clocked):
     presence.connected(**ids, channel_name="b1")
     assert services.flag_if_expired(match_id=match.pk, now=match.deadline)
     presence.disconnected(**ids, channel_name="b1")
-    assert match.events.get(kind=EventKind.TIMEOUT).payload["absent"] is False
+    assert match.events.get(kind=LogKind.TIMEOUT).payload["absent"] is False
     assert clocks.sweep_expired_clocks(
         now=match.deadline + timedelta(seconds=GRACE + 1)).forfeited == []
     presence.forget(**ids)

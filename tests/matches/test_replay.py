@@ -9,7 +9,7 @@ import pytest
 from matches import services
 from matches.audit import dice_audit, mat_export, replay_steps
 from matches.demo import play_out
-from matches.models import Event, EventKind, MatchStatus
+from matches.models import Event, LogKind, MatchStatus
 from matches.state import load_state, replay_events
 
 pytestmark = pytest.mark.django_db
@@ -54,7 +54,7 @@ def test_a_tampered_log_fails_verification(start_match):
     match = play_out(match, random.Random(99))
     assert services.match_verify(match_id=match.pk).ok
 
-    play = match.events.filter(kind=EventKind.PLAY).first()
+    play = match.events.filter(kind=LogKind.PLAY).first()
     assert play is not None
     original = dict(play.payload)
     legal_elsewhere = "24/23"  # a different (possibly illegal) play
@@ -74,7 +74,7 @@ def test_a_tampered_roll_fails_the_dice_audit(start_match):
     match = start_match(match_length=1, cube_enabled=False)
     match = play_out(match, random.Random(5))
     assert dice_audit(match)["verified"] is True
-    roll = match.events.filter(kind=EventKind.ROLL).first()
+    roll = match.events.filter(kind=LogKind.ROLL).first()
     assert roll is not None
     dice = roll.payload["action"]["dice"]
     forged = [dice[0] % 6 + 1, dice[1]]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from matches import services
-from matches.models import EventKind, GameEnding, MatchStatus
+from matches.models import GameEnding, LogKind, MatchStatus
 from matches.state import load_state
 from tavla.engine.game import Phase
 from tests.matches.conftest import act
@@ -19,7 +19,7 @@ def test_sitting_twice_starts_a_match_with_the_opening_roll_played(start_match):
     state = load_state(match)
     assert state.phase is Phase.MOVE and state.player_on_roll == 0 and state.dice == (3, 1)
     kinds = list(match.events.order_by("sequence").values_list("kind", flat=True))
-    assert kinds == [EventKind.START, EventKind.OPENING_ROLL]
+    assert kinds == [LogKind.START, LogKind.OPENING_ROLL]
     assert len(match.dice_commitment) == 64
 
 

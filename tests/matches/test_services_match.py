@@ -19,8 +19,8 @@ from django.utils import timezone
 from matches import services
 from matches.models import (
     Event,
-    EventKind,
     GameEnding,
+    LogKind,
     Match,
     MatchStatus,
     RatingRecord,
@@ -43,8 +43,7 @@ from tavla.engine.actions import (
     Timeout,
 )
 from tavla.engine.clock import PRESETS
-from tavla.engine.game import EventKind as GameEventKind
-from tavla.engine.game import Phase
+from tavla.engine.game import EventKind, Phase
 from tavla.engine.match import MatchState, Rules
 from tavla.engine.moves import Play
 
@@ -223,8 +222,8 @@ def test_a_match_to_six_points_single_gammon_backgammon(driver):
     match.player0.refresh_from_db()
     assert match.player0.experience == 6 and match.player0.rating > 1500
     kinds = list(match.events.order_by("sequence").values_list("kind", flat=True))
-    assert kinds[0] == EventKind.START and kinds[-1] == EventKind.MATCH_END
-    assert kinds.count(EventKind.GAME_END) == 3 and kinds.count(EventKind.NEW_GAME) == 2
+    assert kinds[0] == LogKind.START and kinds[-1] == LogKind.MATCH_END
+    assert kinds.count(LogKind.GAME_END) == 3 and kinds.count(LogKind.NEW_GAME) == 2
     assert_verified(match)
 
 
@@ -301,7 +300,7 @@ def test_crawford_game_has_no_cube_and_the_next_game_has(driver, start_match):
     state = d.state
     # Nobody may double in the Crawford game: player 0's roll was automatic.
     assert state.phase is Phase.MOVE and state.player_on_roll == 0 and not state.may_double()
-    double = Event.objects.filter(match=d.match, kind=EventKind.ROLL).last()
+    double = Event.objects.filter(match=d.match, kind=LogKind.ROLL).last()
     assert double is not None and double.actor is None
     d.play_game()  # player 1 (6-6) wins the Crawford game: 2-1
     assert d.games()[-1] == (GameEnding.SINGLE, 1, 1)
@@ -309,7 +308,7 @@ def test_crawford_game_has_no_cube_and_the_next_game_has(driver, start_match):
     assert state.game_number == 3 and not state.crawford and state.post_crawford
     d.play_game()
     # Post-Crawford: the trailer may double again (player 1 at turn start in game 3).
-    rolls = d.match.events.filter(game_number=3, kind=EventKind.ROLL)
+    rolls = d.match.events.filter(game_number=3, kind=LogKind.ROLL)
     assert rolls.exclude(actor=None).exists()  # somebody chose to roll: a cube decision
     match = d.match
     match.refresh_from_db()
@@ -342,13 +341,13 @@ def test_every_other_ending_resign_timeout_adjudicated_forfeit(driver, django_us
     assert loser is not None and d.match.deadline is not None
     d.flag()  # the flag falls: a single game (times the cube) for the opponent
     assert d.games()[-1] == (GameEnding.TIMEOUT, 1 - loser, 1)
-    timeout = Event.objects.get(match=match, kind=EventKind.TIMEOUT)
+    timeout = Event.objects.get(match=match, kind=LogKind.TIMEOUT)
     assert timeout.payload["action"] == {"type": "timeout", "player": loser}
     assert not services.flag_if_expired(match_id=match.pk)  # nothing more to flag
 
     d.adjudicate(1, "game", referee, points=2, reason="Illegal dice throw")
     assert d.games()[-1] == (GameEnding.ADJUDICATED, 1, 2)
-    decision = Event.objects.get(match=match, kind=EventKind.ADJUDICATE)
+    decision = Event.objects.get(match=match, kind=LogKind.ADJUDICATE)
     assert decision.actor == referee
     assert decision.payload["action"]["reason"] == "Illegal dice throw"
 
@@ -357,7 +356,7 @@ def test_every_other_ending_resign_timeout_adjudicated_forfeit(driver, django_us
     assert match.status == MatchStatus.FORFEITED and match.winner == match.player0
     assert d.games()[-1][:2] == (GameEnding.FORFEIT, 0)
     assert match.score0 >= 9 and match.deadline is None
-    assert Event.objects.get(match=match, kind=EventKind.FORFEIT).payload["reason"] == (
+    assert Event.objects.get(match=match, kind=LogKind.FORFEIT).payload["reason"] == (
         "Disconnected past the grace period")
     assert_verified(match)
 
@@ -447,12 +446,12 @@ def test_automatic_roll_and_automatic_pass(start_match):
                        play="24/20* 13/11", expected_version=match.version)
     state = d.state
     assert state.board.opponent[24] == 1  # player 1 on the bar
-    passes = [e for e in state.current_game.events if e.kind is GameEventKind.AUTO_PASS]
+    passes = [e for e in state.current_game.events if e.kind is EventKind.AUTO_PASS]
     assert len(passes) == 1 and passes[0].player == 1 and passes[0].dice == (6, 6)
     # Player 0 is to play again, with the next automatic roll.
     assert state.phase is Phase.MOVE and state.player_on_roll == 0 and state.dice == (5, 3)
     log = list(match.events.order_by("sequence").values_list("kind", "actor"))
-    assert log[-2:] == [(EventKind.ROLL, None), (EventKind.ROLL, None)]
+    assert log[-2:] == [(LogKind.ROLL, None), (LogKind.ROLL, None)]
     assert_verified(match)
 
 
@@ -460,7 +459,7 @@ def test_a_tied_opening_roll_is_rolled_again(start_match):
     match = start_match(dice=[[3, 3], [2, 5]], cube_enabled=False)
     state = load_state(match)
     assert state.player_on_roll == 1 and state.dice == (5, 2)
-    openings = match.events.filter(kind=EventKind.OPENING_ROLL)
+    openings = match.events.filter(kind=LogKind.OPENING_ROLL)
     assert [e.payload["action"]["dice"] for e in openings] == [[3, 3], [2, 5]]
 
 

@@ -1,7 +1,7 @@
 """Every API error as ``{"error": code, "detail": text}`` with a fitting HTTP status.
 
 :func:`api_exception_handler` is DRF's ``EXCEPTION_HANDLER``: it turns a
-:class:`matches.services.ServiceError` (a refused request; nothing was changed) and DRF's own
+:class:`matches.errors.ServiceError` (a refused request; nothing was changed) and DRF's own
 exceptions (validation, authentication, permission, not found, malformed JSON) into the one
 error shape. Validation errors also carry ``fields``: the message list of each bad field.
 """
@@ -16,7 +16,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from matches.services import ServiceError
+from matches.errors import ServiceError
 
 # The HTTP status of each ServiceError code; a code not listed is a 400.
 SERVICE_ERROR_STATUS: Final[dict[str, int]] = {
