@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.apps import apps
+from django.conf import settings
 from django.contrib import admin
 from django.core.exceptions import FieldDoesNotExist
 from django.db.models import Q, QuerySet
@@ -21,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 
 from matches import admin_views, services
 from matches.models import Event, Game, Match, Player, RatingRecord, Table
+from matches.secret_fields import SecretFieldsGuard
 
 
 class ReadOnlyMixin:
@@ -48,7 +50,7 @@ class RatingRecordInline(ReadOnlyMixin, admin.TabularInline):
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(SecretFieldsGuard, admin.ModelAdmin):
     list_display = ["display_name", "user", "rating", "experience"]
     search_fields = ["display_name", "user__username"]
     readonly_fields = ["rating", "experience"]
@@ -59,7 +61,7 @@ class PlayerAdmin(admin.ModelAdmin):
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(SecretFieldsGuard, admin.ModelAdmin):
     list_display = ["name", "is_public", "is_rated", "match_length", "cube_enabled",
                     "gammons_enabled", "crawford", "clock_enabled", "seat0", "seat1",
                     "created_at"]
@@ -82,8 +84,16 @@ class TableAdmin(admin.ModelAdmin):
             "description": _("A match keeps the rules it started with; changes apply to the "
                              "next match at this table."),
         }),
-        (_("Testing"), {"fields": ["scripted_dice"], "classes": ["collapse"]}),
     ]
+
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> list[Any]:
+        """Scripted dice exist only where settings allow them (``DEBUG`` on): elsewhere the
+        field is absent, so nobody reads or sets the rolls to come."""
+        fieldsets = list(super().get_fieldsets(request, obj))
+        if settings.TAVLA_SCRIPTED_DICE:
+            fieldsets.append((_("Testing"), {"fields": ["scripted_dice"],
+                                             "classes": ["collapse"]}))
+        return fieldsets
 
     def save_model(self, request: HttpRequest, obj: Table, form: Any, change: bool) -> None:
         if change:
@@ -92,8 +102,9 @@ class TableAdmin(admin.ModelAdmin):
         rules = {name: form.cleaned_data[name] for name in services.TABLE_RULE_FIELDS
                  if name in form.cleaned_data}
         created = services.table_create(name=obj.name, **rules)
-        extra = {name: getattr(obj, name) for name in ("reserved0", "reserved1",
-                                                       "scripted_dice")}
+        extra = {name: getattr(obj, name) for name in ("reserved0", "reserved1")}
+        if settings.TAVLA_SCRIPTED_DICE:
+            extra["scripted_dice"] = obj.scripted_dice
         Table.objects.filter(pk=created.pk).update(**extra)
         obj.pk, obj.created_at = created.pk, created.created_at
 
@@ -147,7 +158,7 @@ class GameInline(ReadOnlyMixin, admin.TabularInline):
 
 
 @admin.register(Match)
-class MatchAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class MatchAdmin(SecretFieldsGuard, ReadOnlyMixin, admin.ModelAdmin):
     list_display = ["__str__", "table", "score", "status", "winner", "started_at",
                     "finished_at", "review"]
     list_filter = ["status", PlayerFilter, ("table", admin.RelatedOnlyFieldListFilter),
@@ -215,14 +226,14 @@ class MatchAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 
 @admin.register(Game)
-class GameAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class GameAdmin(SecretFieldsGuard, ReadOnlyMixin, admin.ModelAdmin):
     list_display = ["match", "number", "winner", "points", "cube_value", "ending", "finished_at"]
     list_filter = ["ending"]
     list_select_related = ["match__player0", "match__player1", "winner"]
 
 
 @admin.register(Event)
-class EventAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class EventAdmin(SecretFieldsGuard, ReadOnlyMixin, admin.ModelAdmin):
     list_display = ["match", "sequence", "game_number", "kind", "actor", "created_at"]
     list_filter = ["kind"]
     search_fields = ["=match__id"]
