@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "channels",
     "tavla",
     "matches",
@@ -223,6 +224,11 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Backgammon club server: tables, matches and tournaments.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI and ReDoc are served from the drf-spectacular-sidecar wheel, not a CDN, so
+    # the docs work offline and every asset comes from the site's own origin.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
 }
 
 # --- Languages, time, static ------------------------------------------------------------

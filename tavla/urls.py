@@ -1,15 +1,26 @@
 """Tavla's URL map."""
 
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
-from django.views.generic import TemplateView
+from django.views.generic import RedirectView, TemplateView
 from drf_spectacular.views import SpectacularAPIView
 
 from tavla.health import healthz
 
+
+class FaviconView(RedirectView):
+    """``/favicon.ico`` → the site's icon among the static files (resolved per request)."""
+
+    def get_redirect_url(self, *args: object, **kwargs: object) -> str:
+        return static("favicon.svg")
+
+
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("healthz", healthz, name="healthz"),
+    # Browsers ask for /favicon.ico on pages that name no icon (the admin, plain responses).
+    path("favicon.ico", FaviconView.as_view(), name="favicon"),
     path("admin/", admin.site.urls),
     path("tournaments/", include("tournaments.urls")),
     path("api/tournaments/", include("tournaments.api_urls")),
