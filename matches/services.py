@@ -452,27 +452,33 @@ def _schedule_flag_check(match: Match) -> None:
 # -- ending a match: the one place every end goes through ------------------------------------
 
 
-def _finish_match(match: Match, state: MatchState, events: list[Event], now: datetime) -> None:
+def _finish_match(match: Match, state: MatchState, events: list[Event], now: datetime, *,
+                  voided: bool = False) -> None:
     """Score and close a match whose engine state is over. Caller holds the lock and saves.
 
     Sets status and winner, reveals the dice seed, updates ratings and tells listeners
-    (tournaments) through :data:`matches.signals.match_finished`.
+    (tournaments) through :data:`matches.signals.match_finished`. A ``voided`` match ends
+    here too, mid-game: no winner, no rating change, its clock stopped.
     """
     reason = state.end_reason
-    if reason is EndReason.FORFEIT:
+    if voided:
+        match.status = MatchStatus.VOIDED
+        if match.clock is not None:
+            match.clock = Clock.from_dict(match.clock).stop(now.timestamp()).to_dict()
+    elif reason is EndReason.FORFEIT:
         match.status = MatchStatus.FORFEITED
     elif reason is EndReason.ADJUDICATION:
         match.status = MatchStatus.ADJUDICATED
     else:
         match.status = MatchStatus.FINISHED
-    if state.winner is not None:
+    if state.winner is not None and not voided:
         match.winner = match.player0 if state.winner == 0 else match.player1
     match.finished_at = now
     match.seed_revealed = True
     match.deadline = None
     events.append(_event(match, LogKind.MATCH_END, {
-        "winner": state.winner, "score": list(state.score),
-        "reason": None if reason is None else reason.value,
+        "winner": None if voided else state.winner, "score": list(state.score),
+        "reason": "void" if voided else None if reason is None else reason.value,
     }, state.game_number, None))
     if match.table.is_rated and match.winner is not None and state.rules.match_length:
         _update_ratings(match, state.rules.match_length)
@@ -595,21 +601,18 @@ def match_adjudicate(*, match_id: int, referee: Any, winner: Player, scope: str,
 
 
 def match_void(*, match_id: int, referee: Any, reason: str) -> Match:
-    """Cancel a match without a result (no score, no rating change)."""
+    """Cancel a match without a result (no score, no rating change), through the one
+    finisher: listeners hear ``match_finished`` with a voided match."""
     reason = (reason or "").strip()
     if not reason:
         raise ServiceError("reason_required", "Voiding a match needs a written reason.")
     with transaction.atomic():
         match = _locked_match(match_id)
         state = load_state(match)
-        _event(match, LogKind.VOID, {"reason": reason}, state.game_number, referee)
-        match.status = MatchStatus.VOIDED
-        match.finished_at = timezone.now()
-        match.deadline = None
-        match.seed_revealed = True
+        events = [_event(match, LogKind.VOID, {"reason": reason}, state.game_number, referee)]
         match.version += 1
+        _finish_match(match, state, events, timezone.now(), voided=True)
         match.save()
-        Table.objects.filter(pk=match.table_id).update(seat0=None, seat1=None)
         broadcast.broadcast_on_commit(
             broadcast.table_group(match.table_id),
             {"type": "match.changed", "match_id": match.pk, "version": match.version},

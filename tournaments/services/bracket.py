@@ -245,6 +245,18 @@ def settle(tournament: Tournament, row: Pairing, winner: Entry, source: str, *,
     announce(tournament)
 
 
+def reopen(tournament: Tournament, row: Pairing, *, actor: Any = None, reason: str = "") -> None:
+    """The match at a paired pairing's table was voided: the pairing is to be played again
+    at the same table (still reserved for its players; the finisher cleared the seats), and
+    its no-show limit counts from now. Caller holds the tournament lock."""
+    row.paired_at = timezone.now()
+    row.match = None
+    row.save(update_fields=["paired_at", "match"])
+    log_action(tournament, "reopened", actor=actor, pairing=row, reason=reason, slot=row.slot,
+               table=row.table_id)
+    announce(tournament)
+
+
 def repair_dependents(tournament: Tournament) -> None:
     """After a correction: pairings whose players changed go back to waiting (their table,
     where nobody played, is closed) so that :func:`advance` pairs them again."""

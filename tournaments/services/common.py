@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from matches.broadcast import broadcast_on_commit
+from matches.errors import ServiceError
 from matches.models import Match, MatchStatus
-from matches.services import ServiceError
 from tournaments import formats
 from tournaments.models import Pairing, Tournament, TournamentLog
 from tournaments.selectors import can_direct, format_of, is_referee, tournament_group
@@ -74,6 +74,13 @@ def check_configuration(tournament: Tournament) -> None:
             "bad_match_lengths", "Match lengths must be a list of 1 to 99 points, e.g. [3, 5]."
         )
 
+
+
+def played_at(table_id: int | None) -> bool:
+    """Whether a match that counts was started at the table: a voided one does not (its
+    pairing is played again there)."""
+    return table_id is not None and (Match.objects.filter(table_id=table_id)
+                                     .exclude(status=MatchStatus.VOIDED).exists())
 
 
 def live_match(row: Pairing) -> Match | None:

@@ -8,10 +8,10 @@ from datetime import datetime, timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from matches.models import Match, Table
+from matches.models import Match, MatchStatus, Table
 from tournaments.models import Pairing, PairingStatus, ResultSource, TournamentStatus
 from tournaments.services.bracket import settle
-from tournaments.services.common import locked
+from tournaments.services.common import locked, played_at
 
 
 def no_show_due(now: datetime | None = None) -> list[int]:
@@ -26,6 +26,7 @@ def no_show_due(now: datetime | None = None) -> list[int]:
            if paired_at is not None and minutes is not None
            and paired_at + timedelta(minutes=minutes) <= now]
     started = set(Match.objects.filter(table_id__in=[t for _, t in due])
+                  .exclude(status=MatchStatus.VOIDED)
                   .values_list("table_id", flat=True))
     return [pk for pk, table_id in due if table_id not in started]
 
@@ -54,7 +55,7 @@ def pairing_forfeit_no_show(*, pairing_id: int, now: datetime | None = None) -> 
                 or row.paired_at + timedelta(minutes=limit) > now):
             return False
         table = Table.objects.select_for_update().get(pk=row.table_id)
-        if table.matches.exists():
+        if played_at(table.pk):
             return False
         assert row.entry_a is not None and row.entry_b is not None
         seated = {table.seat0_id, table.seat1_id} - {None}

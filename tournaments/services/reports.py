@@ -8,7 +8,6 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from matches.models import Match
 from tournaments.models import Pairing, PairingStatus, ResultSource, Tournament, TournamentStatus
 from tournaments.selectors import is_referee
 from tournaments.services.bracket import settle
@@ -18,6 +17,7 @@ from tournaments.services.common import (
     announce,
     locked,
     log_action,
+    played_at,
     require_referee,
 )
 
@@ -29,7 +29,7 @@ def _otb_row(pairing_id: int) -> tuple[Tournament, Pairing]:
                                          "reported_winner__player").get(pk=pairing_id)
     if row.status != PairingStatus.PAIRED or tournament.status != TournamentStatus.RUNNING:
         raise TournamentError("not_open", "This pairing is not waiting for a result.")
-    if row.table_id is not None and Match.objects.filter(table_id=row.table_id).exists():
+    if played_at(row.table_id):
         raise TournamentError("played_online", "This match is played online at its table.")
     return tournament, row
 

@@ -9,7 +9,7 @@ from typing import Any
 from django.db import transaction
 
 from matches import services as match_services
-from matches.models import Match, MatchStatus
+from matches.models import Event, LogKind, Match, MatchStatus
 from tournaments import formats
 from tournaments.models import (
     Entry,
@@ -20,7 +20,7 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.selectors import format_state
-from tournaments.services.bracket import settle
+from tournaments.services.bracket import reopen, settle
 from tournaments.services.common import (
     TournamentError,
     acting_user,
@@ -28,6 +28,7 @@ from tournaments.services.common import (
     live_match,
     locked,
     log_action,
+    played_at,
     require_referee,
 )
 
@@ -51,21 +52,29 @@ def on_match_finished(sender: Any, match: Match, **kwargs: Any) -> None:
 
 
 def pairing_record_match(*, match: Match) -> Pairing | None:
-    """Record the finished ``match`` as its pairing's result and advance the tournament."""
+    """Record the finished ``match`` as its pairing's result and advance the tournament.
+
+    A voided match gives no result: the pairing re-opens (:func:`bracket.reopen`), so the
+    players sit down again at the same table and the no-show limit counts from now. A
+    referee's decision (adjudication, void) enters the tournament log with its reason.
+    """
     row = Pairing.objects.filter(table_id=match.table_id).only("tournament_id").first()
     if row is None:
         return None
     with transaction.atomic():
         tournament = locked(row.tournament_id)
         row = Pairing.objects.select_related("entry_a__player", "entry_b__player").get(pk=row.pk)
+        if row.status != PairingStatus.PAIRED or tournament.status != TournamentStatus.RUNNING:
+            return row
+        reason, referee = _decision_of(match)
+        if match.status == MatchStatus.VOIDED:
+            reopen(tournament, row, actor=referee,
+                   reason=f"match {match.pk} voided: {reason}" if reason else "")
+            return row
         if row.match_id is None:
             row.match = match
             row.save(update_fields=["match"])
-        if row.status != PairingStatus.PAIRED or tournament.status != TournamentStatus.RUNNING:
-            return row
         if match.winner_id is None or match.status < MatchStatus.FINISHED:
-            return row
-        if match.status == MatchStatus.VOIDED:
             return row
         winner = row.entry_a if row.entry_a and row.entry_a.player_id == match.winner_id \
             else row.entry_b
@@ -77,8 +86,23 @@ def pairing_record_match(*, match: Match) -> Pairing | None:
             MatchStatus.ADJUDICATED: ResultSource.REFEREE,
         }.get(MatchStatus(match.status), ResultSource.MATCH)
         settle(tournament, row, winner, source, winner_points=winner_score,
-               loser_points=loser_score, reason=f"match {match.pk}")
+               loser_points=loser_score, actor=referee,
+               reason=f"match {match.pk}: {reason}" if reason else f"match {match.pk}")
         return row
+
+
+def _decision_of(match: Match) -> tuple[str, Any]:
+    """The reason and the referee of the decision that ended ``match`` (an adjudication,
+    a void, a forfeit), or ``("", None)`` when it ended over the board."""
+    if match.status == MatchStatus.FINISHED:
+        return "", None
+    event = (Event.objects.filter(match=match, kind__in=(LogKind.ADJUDICATE, LogKind.VOID, LogKind.FORFEIT))
+             .select_related("actor").order_by("-sequence").first())
+    if event is None:
+        return "", None
+    action = event.payload.get("action") or {}
+    reason = event.payload.get("reason") or action.get("reason") or ""
+    return str(reason), event.actor
 
 
 def reconcile_finished_matches(tournament: Tournament) -> int:
@@ -184,7 +208,7 @@ def _check_correction(tournament: Tournament, row: Pairing, winner: Entry) -> li
         sides = (formats.side_notation(pairing.a), formats.side_notation(pairing.b))
         if (sides != (stored.side_a, stored.side_b) and stored.status == PairingStatus.PAIRED
                 and stored.table_id is not None
-                and Match.objects.filter(table=stored.table).exists()):
+                and played_at(stored.table_id)):
             raise TournamentError(
                 "depends", f"{stored.slot} is already being played with the old result.")
     return redo

@@ -9,8 +9,8 @@ from django.db.models import Q
 from django.utils import timezone
 
 from matches import services as match_services
+from matches.errors import ServiceError
 from matches.models import Player
-from matches.services import ServiceError
 from tournaments.models import (
     Entry,
     EntryStatus,
