@@ -96,7 +96,8 @@ def _decision_of(match: Match) -> tuple[str, Any]:
     a void, a forfeit), or ``("", None)`` when it ended over the board."""
     if match.status == MatchStatus.FINISHED:
         return "", None
-    event = (Event.objects.filter(match=match, kind__in=(LogKind.ADJUDICATE, LogKind.VOID, LogKind.FORFEIT))
+    decisions = (LogKind.ADJUDICATE, LogKind.VOID, LogKind.FORFEIT)
+    event = (Event.objects.filter(match=match, kind__in=decisions)
              .select_related("actor").order_by("-sequence").first())
     if event is None:
         return "", None
