@@ -1,0 +1,198 @@
+"""The bots of ``live_load.py``: one process plays a share of the tables and watches them.
+
+Run by ``live_load.py`` (never by ``make bench``: the leading underscore). It needs no Django:
+a bot is a WebSocket client that knows only ``docs/protocol.md``. Each process reads its
+assignment as JSON on stdin and writes its results as JSON on stdout, including its own CPU
+time, so the report can show that the load generator was not the limit.
+
+Both players of a table and every spectator of that table are in the same process, so the
+time an action was sent is known where its result arrives: the latency is measured from the
+actor's send to the opponent's (and each spectator's) receipt of the new version.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import resource
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Stats:
+    window: tuple[float, float]  # wall-clock (time.time) start and end of the measurement
+    samples: list[tuple[float, float, str]] = field(default_factory=list)  # (when, ms, group)
+    actions: int = 0
+    messages: int = 0
+    bytes: int = 0
+    syncs: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+    matches_finished: int = 0
+    sent: dict[tuple[int, int], float] = field(default_factory=dict)  # (match, version) -> t
+    last_playing: dict[int, float] = field(default_factory=dict)  # table -> last time in play
+
+    def measuring(self) -> bool:
+        return self.window[0] <= time.time() < self.window[1]
+
+
+class Bot:
+    """A player (acts at random among the legal plays after a think time) or a spectator."""
+
+    def __init__(self, stats: Stats, rng: random.Random, table: dict[str, Any], server: str,
+                 session: str | None, think: float, seat: int | None, group: str) -> None:
+        self.stats, self.rng, self.table_id = stats, rng, table["id"]
+        self.server, self.session, self.think, self.seat = server, session, think, seat
+        self.group = group  # "player", "spectator", "crowd_player" or "crowd_spectator"
+        self.acted: tuple[int, int] | None = None
+        self.sat_for: int | None = None
+        self.shown: tuple[int | None, int] = (None, -1)
+        self.ws: Any = None
+
+    async def run(self, stop: asyncio.Event) -> None:
+        import websockets
+
+        headers = {"Cookie": f"sessionid={self.session}"} if self.session else {}
+        ws_url = self.server.replace("http://", "ws://") + f"/ws/tables/{self.table_id}/"
+        async with websockets.connect(ws_url, origin=self.server, max_size=None,
+                                      additional_headers=headers, open_timeout=120,
+                                      ping_interval=None, compression=None) as ws:
+            self.ws = ws
+            receiving = asyncio.ensure_future(self._receive(ws))
+            await stop.wait()
+            receiving.cancel()
+
+    async def _receive(self, ws: Any) -> None:
+        async for raw in ws:
+            now = time.perf_counter()
+            stats = self.stats
+            if stats.measuring():
+                stats.messages += 1
+                stats.bytes += len(raw)
+            message = json.loads(raw)
+            kind = message.get("type")
+            if kind == "error":
+                stats.errors[message["error"]] += 1
+            elif kind == "state":
+                self._on_state(message, now)
+
+    def _on_state(self, state: dict[str, Any], now: float) -> None:
+        match_id, version = state["match_id"], state["version"]
+        shown_match, shown_version = self.shown
+        if match_id == shown_match and version <= shown_version:
+            return  # old news
+        if match_id == shown_match and version > shown_version + 1:
+            # A version gap: the protocol says ask for the full state.
+            self.stats.syncs += 1
+            self._send({"type": "sync"})
+        self.shown = (match_id, version)
+        sent = self.stats.sent.get((match_id, version - 1))
+        # The actor's own board is not measured: only the other side of the action.
+        if sent is not None and self.stats.measuring() and self.acted != (match_id, version - 1):
+            self.stats.samples.append((time.time(), 1000 * (now - sent), self.group))
+        if state["status"] == "playing":
+            self.stats.last_playing[self.table_id] = time.time()
+        if self.seat is None:
+            return
+        if state["status"] == "playing":
+            if state["player_to_act"] == state["your_seat"] and self.acted != (match_id, version):
+                self.acted = (match_id, version)
+                asyncio.get_running_loop().call_later(
+                    self.think * self.rng.uniform(0.5, 1.5), self._act, state)
+        else:
+            seated = any(seat and seat["id"] == state["viewer_id"]
+                         for seat in state["table"]["seats"])
+            if not seated and self.sat_for != match_id:
+                self.sat_for = match_id
+                if self.seat == 0:
+                    self.stats.matches_finished += self.stats.measuring()
+                asyncio.get_running_loop().call_later(
+                    self.rng.uniform(0.2, 1.0), self._send, {"type": "sit", "seat": self.seat})
+
+    def _act(self, state: dict[str, Any]) -> None:
+        phase = state["phase"]
+        message: dict[str, Any] = {"type": "action", "expected_version": state["version"]}
+        if phase == "turn_start":
+            double = state["cube"]["may_double"] and self.rng.random() < 0.03
+            message["action"] = "double" if double else "roll"
+        elif phase == "cube_offered":
+            message["action"] = "take" if self.rng.random() < 0.7 else "drop"
+        elif phase == "move":
+            message["action"] = "play"
+            message["play"] = self.rng.choice(state["legal_plays"])["notation"]
+        else:
+            return
+        self.stats.sent[(state["match_id"], state["version"])] = time.perf_counter()
+        self.stats.actions += self.stats.measuring()
+        self._send(message)
+
+    def _send(self, message: dict[str, Any]) -> None:
+        if self.ws is not None:
+            asyncio.ensure_future(self._send_now(json.dumps(message)))
+
+    async def _send_now(self, text: str) -> None:
+        import websockets
+
+        try:
+            await self.ws.send(text)
+        except websockets.ConnectionClosed:
+            pass  # the run is over
+
+
+async def _forget_old_sends(stats: Stats, stop: asyncio.Event) -> None:
+    while not stop.is_set():
+        await asyncio.sleep(5)
+        horizon = time.perf_counter() - 30
+        for key in [key for key, sent in stats.sent.items() if sent < horizon]:
+            del stats.sent[key]
+
+
+async def play(spec: dict[str, Any]) -> Stats:
+    """Connect every bot of ``spec``, play until the window ends, and return the stats."""
+    stats = Stats(window=(spec["measure_from"], spec["measure_to"]))
+    rng = random.Random(spec["seed"])
+    stop = asyncio.Event()
+    bots = []
+    for table in spec["tables"]:
+        crowd = table.get("crowd", False)
+        for seat in (0, 1):
+            bots.append(Bot(stats, rng, table, table["servers"][seat], table["players"][seat],
+                            spec["think"], seat, "crowd_player" if crowd else "player"))
+        for index, session in enumerate(table["spectators"]):
+            server = table["servers"][index % 2]
+            bots.append(Bot(stats, rng, table, server, session, spec["think"], None,
+                            "crowd_spectator" if crowd else "spectator"))
+    tasks = []
+    for bot in bots:  # connect gradually, as people arrive
+        tasks.append(asyncio.ensure_future(bot.run(stop)))
+        await asyncio.sleep(spec["connect_interval"])
+    forgetting = asyncio.ensure_future(_forget_old_sends(stats, stop))
+    await asyncio.sleep(max(0.0, spec["measure_to"] - time.time()))
+    stop.set()
+    await asyncio.gather(*tasks, forgetting, return_exceptions=True)
+    return stats
+
+
+def main() -> None:
+    spec = json.load(sys.stdin)
+    cpu_at_start = resource.getrusage(resource.RUSAGE_SELF)
+    stats = asyncio.run(play(spec))
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    # CPU while measuring is what matters, but the whole run's CPU is an upper bound of it.
+    cpu = (usage.ru_utime + usage.ru_stime) - (cpu_at_start.ru_utime + cpu_at_start.ru_stime)
+    end = spec["measure_to"]
+    json.dump({
+        "samples": stats.samples, "actions": stats.actions, "messages": stats.messages,
+        "bytes": stats.bytes, "syncs": stats.syncs, "errors": dict(stats.errors),
+        "matches_finished": stats.matches_finished, "cpu_seconds": cpu,
+        "wall_seconds": time.time() - spec["started"],
+        "active_tables": sum(1 for seen in stats.last_playing.values() if end - seen < 10),
+    }, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()
