@@ -32,12 +32,18 @@ from tournaments.formats.simulation import play_out
 PACKAGE = pathlib.Path(__file__).resolve().parents[2] / "tournaments" / "formats"
 
 VALID_OPTIONS = {
-    "single_elimination": {"consolation": True},
+    "single_elimination": {"consolation": True, "third_place": True},
     "double_elimination": {"bracket_reset": False},
+    "progressive_consolation": {"entry_rounds": 3, "last_chance_rounds": 1, "third_place": True},
     "swiss": {"rounds": 3},
     "round_robin": {"double": True},
 }
-MINIMAL_OPTIONS = {"single_elimination": {}, "double_elimination": {}, "swiss": {"rounds": 3}}
+MINIMAL_OPTIONS = {
+    "single_elimination": {},
+    "double_elimination": {},
+    "progressive_consolation": {},
+    "swiss": {"rounds": 3},
+}
 
 
 def minimal(name: str) -> dict[str, object]:
@@ -60,7 +66,10 @@ def test_the_package_imports_nothing_from_django():
 
 
 def test_registry_names_every_format():
-    assert sorted(FORMATS) == ["double_elimination", "round_robin", "single_elimination", "swiss"]
+    assert sorted(FORMATS) == [
+        "double_elimination", "progressive_consolation", "round_robin", "single_elimination",
+        "swiss",
+    ]
     for name, cls in FORMATS.items():
         assert cls.name == name
         fmt = get_format(name, **VALID_OPTIONS[name])
@@ -72,7 +81,12 @@ def test_registry_names_every_format():
 
 
 def test_defaults_fill_in_omitted_options():
-    assert dict(get_format("single_elimination").options) == {"consolation": False}
+    assert dict(get_format("single_elimination").options) == {
+        "consolation": False, "third_place": False,
+    }
+    assert dict(get_format("progressive_consolation").options) == {
+        "entry_rounds": 2, "last_chance_rounds": 0, "third_place": False,
+    }
     assert dict(get_format("double_elimination").options) == {"bracket_reset": True}
     assert dict(get_format("round_robin").options) == {"double": False}
 

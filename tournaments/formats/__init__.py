@@ -31,6 +31,7 @@ from tournaments.formats.base import (
     Outcome,
     Pairing,
     PairingError,
+    Placing,
     Result,
     Side,
     SlotRef,
@@ -39,13 +40,17 @@ from tournaments.formats.base import (
     parse_side,
     side_notation,
 )
+from tournaments.formats.consolation import ProgressiveConsolation
 from tournaments.formats.elimination import DoubleElimination, SingleElimination
 from tournaments.formats.round_robin import RoundRobin
 from tournaments.formats.seeding import bracket_positions, next_power_of_two, seed_order
 from tournaments.formats.swiss import Swiss, swiss_pairs
 
 FORMATS: Mapping[str, type[Format]] = MappingProxyType(
-    {fmt.name: fmt for fmt in (SingleElimination, DoubleElimination, Swiss, RoundRobin)}
+    {
+        fmt.name: fmt
+        for fmt in (SingleElimination, DoubleElimination, ProgressiveConsolation, Swiss, RoundRobin)
+    }
 )
 
 
@@ -78,6 +83,8 @@ __all__ = [
     "Outcome",
     "Pairing",
     "PairingError",
+    "Placing",
+    "ProgressiveConsolation",
     "Result",
     "RoundRobin",
     "SingleElimination",

@@ -92,6 +92,8 @@ class Bracket(StrEnum):
     LOSERS = "losers"
     FINAL = "final"  # double elimination's grand final (and its reset)
     CONSOLATION = "consolation"
+    THIRD_PLACE = "third_place"  # the semi-final losers' match, single elimination
+    LAST_CHANCE = "last_chance"  # progressive consolation's third flight
 
 
 def is_entrant(side: object) -> bool:
@@ -257,6 +259,21 @@ class Standing:
         raise KeyError(name)
 
 
+@dataclass(frozen=True, slots=True)
+class Placing:
+    """A final place in one flight of a tournament: ``place`` 1 to 4 of ``flight``.
+
+    A flight is the main event (:attr:`Bracket.MAIN`, for double elimination its winners',
+    losers' and final brackets together), the consolation or the last chance. Places are
+    shared where the format cannot separate players (both semi-final losers are 3rd when no
+    third-place match is played).
+    """
+
+    flight: Bracket
+    place: int
+    entrant: EntrantId
+
+
 _REQUIRED: Final = object()
 
 
@@ -379,6 +396,21 @@ class Format(ABC):
     def is_finished(self, state: TournamentState) -> bool:
         """True once every pairing that will ever be played has its result."""
         return self.champion(state) is not None
+
+    def placings(self, state: TournamentState) -> list[Placing]:
+        """Places 1 to 4 of each flight whose places are settled, best first.
+
+        By default the main flight only, once the tournament is finished: the standings'
+        ranks 1 to 4 (Swiss and round robin break every tie, so these are four players).
+        Elimination formats settle each flight on its own (see there).
+        """
+        if not self.is_finished(state):
+            return []
+        return [
+            Placing(Bracket.MAIN, line.rank, line.entrant)
+            for line in self.standings(state)
+            if line.rank <= 4
+        ]
 
     def check_result(self, state: TournamentState, result: Result) -> None:
         """Raise :class:`PairingError` unless ``result`` can be recorded now: its slot is being

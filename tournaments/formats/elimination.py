@@ -33,6 +33,7 @@ from tournaments.formats.base import (
     Outcome,
     Pairing,
     PairingError,
+    Placing,
     Result,
     Side,
     SlotRef,
@@ -199,19 +200,37 @@ class EliminationFormat(Format):
                 ready.append(pairing)
         return ready
 
+    def _winner_stage(self, pairing: Pairing, res: _Resolution) -> int | None:
+        """A stage the winner of the decided ``pairing`` reaches by winning it, when that
+        ranks them above its loser though both are out (a third-place match)."""
+        return None
+
+    def flights(self) -> Mapping[Bracket, frozenset[Bracket]]:
+        """Each flight (main, consolation, last chance) and the brackets it is made of."""
+        return {Bracket.MAIN: self.ranked_brackets}
+
     def standings(self, state: TournamentState) -> list[Standing]:
         """Placings: the champion, the runner-up, then everybody else by how far they got
         (a shared rank for those knocked out at the same stage); players still in share the
         best rank. Within a rank: more match wins first, then the better seed."""
         seeds = check_seeds(state.seeds)
-        res = self._resolve(state)
-        wins = dict.fromkeys(seeds, 0)
-        losses = dict.fromkeys(seeds, 0)
-        byes = dict.fromkeys(seeds, 0)
+        return self._ranked(seeds, self._resolve(state), self.ranked_brackets, seeds)
+
+    def _ranked(
+        self,
+        seeds: tuple[EntrantId, ...],
+        res: _Resolution,
+        brackets: frozenset[Bracket],
+        entrants: Sequence[EntrantId],
+    ) -> list[Standing]:
+        """The standings of ``entrants`` counting the matches of ``brackets`` only."""
+        wins = dict.fromkeys(entrants, 0)
+        losses = dict.fromkeys(entrants, 0)
+        byes = dict.fromkeys(entrants, 0)
         out_at: dict[EntrantId, int] = {}
         for pairing in res.pairings:
             decided = res.decided.get(pairing.slot)
-            if decided is None or pairing.bracket not in self.ranked_brackets:
+            if decided is None or pairing.bracket not in brackets:
                 continue
             if not decided.played:
                 byes[decided.winner] += 1
@@ -222,10 +241,13 @@ class EliminationFormat(Format):
             stage = self._elimination_stage(pairing, res)
             if stage is not None:
                 out_at[decided.loser] = stage
+            stage = self._winner_stage(pairing, res)
+            if stage is not None:
+                out_at[decided.winner] = stage
         seed_of = {entrant: index + 1 for index, entrant in enumerate(seeds)}
         # Still in beats any stage of going out; a later stage beats an earlier one.
-        place = {entrant: (entrant not in out_at, out_at.get(entrant, 0)) for entrant in seeds}
-        ordered = sorted(seeds, key=lambda e: (place[e], wins[e], -seed_of[e]), reverse=True)
+        place = {e: (e not in out_at, out_at.get(e, 0)) for e in entrants}
+        ordered = sorted(entrants, key=lambda e: (place[e], wins[e], -seed_of[e]), reverse=True)
         standings: list[Standing] = []
         for position, entrant in enumerate(ordered):
             same_as_previous = position > 0 and place[ordered[position - 1]] == place[entrant]
@@ -242,6 +264,32 @@ class EliminationFormat(Format):
                 )
             )
         return standings
+
+    def placings(self, state: TournamentState) -> list[Placing]:
+        """Places 1 to 4 of every flight whose matches are all decided, flight by flight
+        (main, consolation, last chance). Within a flight, players are placed by how far
+        they got in it: the final's winner 1st and loser 2nd, then the third-place match if
+        one is played, else both semi-final losers share 3rd (double elimination: the
+        losers' final loser is 3rd and the losers' semi-final loser 4th)."""
+        seeds = check_seeds(state.seeds)
+        res = self._resolve(state)
+        placings: list[Placing] = []
+        for flight, brackets in self.flights().items():
+            pairings = [p for p in res.pairings if p.bracket in brackets]
+            if not pairings or not all(
+                p.slot in res.decided or p.slot in res.skipped for p in pairings
+            ):
+                continue
+            if flight is Bracket.MAIN:
+                entrants: Sequence[EntrantId] = seeds
+            else:
+                entrants = list(dict.fromkeys(e for p in pairings for e in p.entrants))
+            placings += [
+                Placing(flight, line.rank, line.entrant)
+                for line in self._ranked(seeds, res, brackets, entrants)
+                if line.rank <= 4
+            ]
+        return placings
 
 
 @lru_cache(maxsize=64)
@@ -268,25 +316,55 @@ class SingleElimination(EliminationFormat):
     on paper first). With fewer than two such losers there is no consolation bracket. The
     tournament is finished when both brackets are; :meth:`consolation_champion` names the
     consolation winner. Standings (places, wins, losses) are for the main bracket.
+
+    Option ``third_place`` (default False): the two semi-final losers play slot ``3P``
+    (:attr:`Bracket.THIRD_PLACE`, numbered as the final's round, so played to the final's
+    length) for 3rd and 4th place. Not played when a semi-final is a bye (three entrants).
+    With four entrants and both options, round 1 is the semi-finals: its losers play for
+    third place and there is no consolation.
     """
 
     name = "single_elimination"
     label = "Single elimination"
-    ranked_brackets = frozenset({Bracket.MAIN})
+    ranked_brackets = frozenset({Bracket.MAIN, Bracket.THIRD_PLACE})
     option_specs = MappingProxyType(
         {
             "consolation": Option(
                 bool, "a bracket for the losers of first-round matches", default=False
-            )
+            ),
+            "third_place": Option(
+                bool, "a match for 3rd place between the semi-final losers", default=False
+            ),
         }
     )
 
-    def _build_layout(self, seeds: tuple[EntrantId, ...]) -> list[Pairing]:
+    def flights(self) -> Mapping[Bracket, frozenset[Bracket]]:
+        return {
+            Bracket.MAIN: self.ranked_brackets,
+            Bracket.CONSOLATION: frozenset({Bracket.CONSOLATION}),
+            Bracket.LAST_CHANCE: frozenset({Bracket.LAST_CHANCE}),
+        }
+
+    def _main_layout(self, seeds: tuple[EntrantId, ...]) -> list[Pairing]:
+        """The main bracket and, with ``third_place``, its third-place match."""
         main = knockout(seeds, "M", Bracket.MAIN)
+        if not self.options["third_place"] or len(seeds) < 3:
+            return main
+        rounds = main[-1].round
+        semis = [pairing.slot for pairing in main if pairing.round == rounds - 1]
+        third = Pairing("3P", rounds, Bracket.THIRD_PLACE, *map(SlotRef.loser_of, semis))
+        return without_dead_byes([*main, third], keep_byes=lambda p: p.bracket is Bracket.MAIN)
+
+    def _build_layout(self, seeds: tuple[EntrantId, ...]) -> list[Pairing]:
+        main = self._main_layout(seeds)
         if not self.options["consolation"]:
             return main
         seed_of = {entrant: index for index, entrant in enumerate(seeds)}
-        first_round = [pairing for pairing in main if pairing.round == 1 and pairing.is_playable]
+        first_round = [
+            pairing
+            for pairing in main
+            if pairing.round == 1 and pairing.is_playable and pairing.bracket is Bracket.MAIN
+        ]
 
         def closeness(pairing: Pairing) -> int:
             # The better seed of the match, worst first: its loser is the strongest on paper.
@@ -296,8 +374,12 @@ class SingleElimination(EliminationFormat):
         losers: list[Side] = [
             SlotRef.loser_of(pairing.slot) for pairing in sorted(first_round, key=closeness)
         ]
-        if len(losers) < 2:
-            return main
+        if (
+            len(losers) < 2
+            or any(p.bracket is Bracket.THIRD_PLACE for p in main)
+            and len([p for p in main if p.bracket is Bracket.MAIN]) <= 3
+        ):
+            return main  # with four players round 1 is the semi-finals: they play for 3rd
         consolation = knockout(losers, "C", Bracket.CONSOLATION)
         return main + without_dead_byes(
             consolation, keep_byes=lambda pairing: pairing.bracket is not Bracket.CONSOLATION
@@ -308,7 +390,14 @@ class SingleElimination(EliminationFormat):
         return finals[-1].slot if finals else None
 
     def _elimination_stage(self, pairing: Pairing, res: _Resolution) -> int | None:
-        return pairing.round if pairing.bracket is Bracket.MAIN else None
+        # Twice the round, so that the third-place match's winner fits between the
+        # semi-final losers (2 * (final - 1)) and the runner-up (2 * final).
+        if pairing.bracket is Bracket.THIRD_PLACE:
+            return 2 * pairing.round - 2
+        return 2 * pairing.round
+
+    def _winner_stage(self, pairing: Pairing, res: _Resolution) -> int | None:
+        return 2 * pairing.round - 1 if pairing.bracket is Bracket.THIRD_PLACE else None
 
     def _bracket_champion(self, state: TournamentState, bracket: Bracket) -> EntrantId | None:
         final = self._final_slot(check_seeds(state.seeds), bracket)
@@ -365,35 +454,7 @@ class DoubleElimination(EliminationFormat):
         winners = knockout(seeds, "W", Bracket.WINNERS)
         size = next_power_of_two(len(seeds))
         rounds = size.bit_length() - 1
-        losers: list[Pairing] = []
-        survivors: list[Side] = [
-            SlotRef.loser_of(f"W1-{index}") for index in range(1, size // 2 + 1)
-        ]
-        # Where in the draw each survivor's part of the losers' bracket comes from, as indices
-        # of first-round matches: a dropping player can only have met players from there.
-        origins: list[frozenset[int]] = [frozenset({index}) for index in range(size // 2)]
-        losers_round = 0
-        for drop in range(rounds):
-            if drop > 0:
-                # Losers of winners' round drop + 1 come down against the survivors.
-                width = 1 << drop  # first-round matches under one winners' round drop+1 match
-                regions = [
-                    frozenset(range(start, start + width)) for start in range(0, size // 2, width)
-                ]
-                order = _drop_order(origins, regions)
-                dropping: list[Side] = [
-                    SlotRef.loser_of(f"W{drop + 1}-{index + 1}") for index in order
-                ]
-                survivors = _meet(losers, losers_round := losers_round + 1, survivors, dropping)
-                origins = [
-                    origin | regions[index] for origin, index in zip(origins, order, strict=True)
-                ]
-            if len(survivors) > 1:
-                # Survivors play each other (losers' round 1 is the winners' round-1 losers).
-                survivors = _meet(
-                    losers, losers_round := losers_round + 1, survivors[0::2], survivors[1::2]
-                )
-                origins = [a | b for a, b in zip(origins[0::2], origins[1::2], strict=True)]
+        losers, survivors = drop_bracket(size, "W", "L", Bracket.LOSERS, entry_rounds=rounds)
         (losers_champion,) = survivors
         winners_champion = SlotRef.winner_of(f"W{rounds}-1")
         final = [Pairing("GF", 1, Bracket.FINAL, winners_champion, losers_champion)]
@@ -437,14 +498,73 @@ class DoubleElimination(EliminationFormat):
         return None
 
 
+def drop_bracket(
+    size: int, main_prefix: str, prefix: str, bracket: Bracket, *, entry_rounds: int
+) -> tuple[list[Pairing], list[Side]]:
+    """A bracket the losers of a knockout of ``size`` places drop into, and its champion.
+
+    The losers of the knockout's round 1 (slots ``{main_prefix}1-{n}``) meet each other in
+    round 1 (slots ``{prefix}1-{n}``); the losers of knockout round r + 1, for r + 1 up to
+    ``entry_rounds``, drop into round 2r against the survivors; between drops the survivors
+    play each other; after the last drop they play down to one. Each drop is placed so that
+    nobody drops onto a survivor from their own part of the draw (see :func:`_drop_order`).
+    With ``entry_rounds`` the knockout's number of rounds this is double elimination's
+    losers' bracket. Returns the pairings in dependency order and the survivors: one side,
+    the winner of the last slot (``size`` >= 4).
+    """
+    rounds = size.bit_length() - 1
+    pairings: list[Pairing] = []
+    survivors: list[Side] = [
+        SlotRef.loser_of(f"{main_prefix}1-{index}") for index in range(1, size // 2 + 1)
+    ]
+    # Where in the draw each survivor's part of the bracket comes from, as indices of
+    # first-round matches: a dropping player can only have met players from there.
+    origins: list[frozenset[int]] = [frozenset({index}) for index in range(size // 2)]
+    round_number = 0
+    for drop in range(rounds):
+        if 0 < drop < entry_rounds:
+            # Losers of knockout round drop + 1 come down against the survivors.
+            width = 1 << drop  # first-round matches under one knockout round drop+1 match
+            regions = [
+                frozenset(range(start, start + width)) for start in range(0, size // 2, width)
+            ]
+            order = _drop_order(origins, regions)
+            dropping: list[Side] = [
+                SlotRef.loser_of(f"{main_prefix}{drop + 1}-{index + 1}") for index in order
+            ]
+            survivors = _meet(
+                pairings, prefix, bracket, round_number := round_number + 1, survivors, dropping
+            )
+            origins = [
+                origin | regions[index] for origin, index in zip(origins, order, strict=True)
+            ]
+        if len(survivors) > 1:
+            # Survivors play each other (round 1 is the knockout's round-1 losers).
+            survivors = _meet(
+                pairings,
+                prefix,
+                bracket,
+                round_number := round_number + 1,
+                survivors[0::2],
+                survivors[1::2],
+            )
+            origins = [a | b for a, b in zip(origins[0::2], origins[1::2], strict=True)]
+    return pairings, survivors
+
+
 def _meet(
-    out: list[Pairing], round_number: int, top: Sequence[Side], bottom: Sequence[Side]
+    out: list[Pairing],
+    prefix: str,
+    bracket: Bracket,
+    round_number: int,
+    top: Sequence[Side],
+    bottom: Sequence[Side],
 ) -> list[Side]:
-    """Append losers'-bracket round ``round_number`` (top[i] v bottom[i]); its winners."""
+    """Append round ``round_number`` of ``bracket`` (top[i] v bottom[i]); its winners."""
     winners: list[Side] = []
     for index, (a, b) in enumerate(zip(top, bottom, strict=True), start=1):
-        slot = f"L{round_number}-{index}"
-        out.append(Pairing(slot, round_number, Bracket.LOSERS, a, b))
+        slot = f"{prefix}{round_number}-{index}"
+        out.append(Pairing(slot, round_number, bracket, a, b))
         winners.append(SlotRef.winner_of(slot))
     return winners
 
