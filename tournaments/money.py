@@ -1,0 +1,149 @@
+"""Money bookkeeping for an event: prize pools and payouts. Pure: no Django, no payments.
+
+Tavla processes no payment; the treasurer takes the money and marks entries paid. This
+module says how much is in a pool and who gets what from it::
+
+    pool = prize_pool(fee=Decimal("20"), entries=16, return_percent=Decimal("80"))  # 256.00
+    payouts(pool, PAYOUT_PRESETS["40/30/20/10"], [(1, 7), (2, 3), (3, 9), (3, 12)])
+    # {7: 102.40, 3: 76.80, 9: 38.40, 12: 38.40}
+
+**Rounding rule.** Amounts are in the currency's smallest unit (``unit``, cents by default).
+The pool is ``fee × entries × return %`` rounded *down* to the unit (the organiser keeps the
+fraction). Each payout is its share of the pool rounded down to the unit, and the units
+left over go one each to the best-placed winners, first place first, so the payouts add up
+to the pool exactly.
+
+**Shared places.** Players who share a rank share the places they cover: two players ranked
+3rd with a 40/30/20/10 table split 20 % + 10 % and get 15 % each.
+
+**Fewer players than paid places.** The percentages of places nobody reached are shared out
+among the paid places in proportion to their own (with two players and 50/30/20, 62.5 % and
+37.5 %): the whole pool is always paid out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from decimal import ROUND_DOWN, Decimal
+from fractions import Fraction
+from types import MappingProxyType
+from typing import Final, TypeAlias
+
+Recipient: TypeAlias = int
+"""Whoever is paid: the manager uses entry ids."""
+
+CENT: Final = Decimal("0.01")
+
+PAYOUT_PRESETS: Final[Mapping[str, tuple[Decimal, ...]]] = MappingProxyType(
+    {
+        "100": (Decimal(100),),
+        "70/30": (Decimal(70), Decimal(30)),
+        "50/30/20": (Decimal(50), Decimal(30), Decimal(20)),
+        "40/30/20/10": (Decimal(40), Decimal(30), Decimal(20), Decimal(10)),
+        "40/25/15/10/5/5": tuple(map(Decimal, (40, 25, 15, 10, 5, 5))),
+    }
+)
+
+
+class MoneyError(ValueError):
+    """A fee, percentage or payout table that cannot be used, with a message to show."""
+
+    def __init__(self, message: str, *, code: str = "bad_money") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def check_amount(value: Decimal, *, name: str = "amount") -> Decimal:
+    """``value`` if it is a finite, non-negative amount, else :class:`MoneyError`."""
+    if not isinstance(value, Decimal) or not value.is_finite() or value < 0:
+        raise MoneyError(f"The {name} must be a non-negative amount, not {value!r}.")
+    return value
+
+
+def check_percent(value: Decimal, *, name: str = "return percentage") -> Decimal:
+    check_amount(value, name=name)
+    if value > 100:
+        raise MoneyError(f"The {name} must be between 0 and 100, not {value}.")
+    return value
+
+
+def parse_payout_table(text: str) -> tuple[Decimal, ...]:
+    """A preset name or the director's own ``"45/30/25"``: percentages, best place first,
+    each positive, in order (no place paid more than a better one), adding up to 100."""
+    if text in PAYOUT_PRESETS:
+        return PAYOUT_PRESETS[text]
+    try:
+        table = tuple(Decimal(part.strip()) for part in text.split("/") if part.strip())
+    except ArithmeticError:
+        raise MoneyError(f"{text!r} is not a payout table like 50/30/20.",
+                         code="bad_payout_table") from None
+    check_payout_table(table)
+    return table
+
+
+def check_payout_table(table: Sequence[Decimal]) -> tuple[Decimal, ...]:
+    table = tuple(table)
+    if not table or any(not p.is_finite() or p <= 0 for p in table):
+        raise MoneyError("A payout table lists positive percentages, like 50/30/20.",
+                         code="bad_payout_table")
+    if any(later > better for better, later in zip(table, table[1:], strict=False)):
+        raise MoneyError("A place cannot be paid more than a better one.",
+                         code="bad_payout_table")
+    if sum(table) != 100:
+        raise MoneyError(f"The payout percentages add up to {sum(table)}, not 100.",
+                         code="bad_payout_table")
+    return table
+
+
+def prize_pool(*, fee: Decimal, entries: int, return_percent: Decimal,
+               unit: Decimal = CENT) -> Decimal:
+    """``fee × entries × return_percent / 100``, rounded down to ``unit``."""
+    check_amount(fee, name="entry fee")
+    check_percent(return_percent)
+    if entries < 0:
+        raise MoneyError("The number of entries cannot be negative.")
+    return (fee * entries * return_percent / 100).quantize(unit, rounding=ROUND_DOWN)
+
+
+def payouts(pool: Decimal, table: Sequence[Decimal],
+            placings: Sequence[tuple[int, Recipient]], *,
+            unit: Decimal = CENT) -> dict[Recipient, Decimal]:
+    """Who gets what of ``pool``: ``placings`` are ``(rank, recipient)``, best first, ranks
+    shared by players the format could not separate (as standings give them).
+
+    Everybody placed within the table's places gets a share (see the module's rules);
+    the amounts add up to ``pool`` exactly whenever somebody is placed. Nobody placed: ``{}``.
+    Raises :class:`MoneyError` for a bad table, a negative pool or a pool not in ``unit``s.
+    """
+    check_amount(pool, name="prize pool")
+    table = check_payout_table(table)
+    if pool != pool.quantize(unit):
+        raise MoneyError(f"The pool {pool} is not a whole number of {unit}.")
+    # Positions 0.. in the order given; a rank shared by k players covers k positions.
+    groups: list[list[Recipient]] = []
+    previous: int | None = None
+    for rank, recipient in placings:
+        if rank != previous:
+            groups.append([])
+            previous = rank
+        groups[-1].append(recipient)
+    shares: dict[Recipient, Fraction] = {}
+    position = 0
+    for group in groups:
+        if position >= len(table):
+            break
+        covered = table[position : position + len(group)]
+        for recipient in group:
+            shares[recipient] = Fraction(sum(covered)) / len(group)
+        position += len(group)
+    total = sum(shares.values(), Fraction(0))
+    if not shares or total == 0:
+        return {}
+    units = int(pool / unit)
+    # Exact shares in units, rounded down; the units left over go best place first.
+    exact = {r: Fraction(units) * share / total for r, share in shares.items()}
+    paid = {r: int(amount) for r, amount in exact.items()}  # int() of a Fraction floors
+    leftover = units - sum(paid.values())
+    for recipient in list(shares)[:leftover]:
+        paid[recipient] += 1
+    return {r: (unit * count).quantize(unit) for r, count in paid.items()}
