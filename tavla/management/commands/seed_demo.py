@@ -17,6 +17,8 @@ from django.contrib.auth.models import AbstractUser, Group
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from tavla.embedded_redis import embedded_redis_port, ensure_embedded_redis
+
 DEMO_PLAYERS = ("alice", "bob", "carol", "dave")
 DEMO_PLAYER_PASSWORD = "tavla-demo"
 DEMO_REFEREE = "referee"
@@ -113,6 +115,11 @@ class Command(BaseCommand):
         if not settings.DEBUG and not options["force"]:
             raise CommandError("seed_demo creates accounts with published passwords; "
                                "it runs only with DEBUG on (or --force).")
+        if settings.REDIS_IS_EMBEDDED:
+            # Seeding plays the demo's finished match through the services, which broadcast
+            # each change after commit: on a first `make run` the embedded Redis must be up
+            # before that, or every broadcast prints a connection-refused traceback.
+            ensure_embedded_redis(embedded_redis_port())
         with transaction.atomic():
             for step in SEED_STEPS:
                 step(self.stdout.write)
