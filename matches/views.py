@@ -12,14 +12,17 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from matches import services
+from matches import profiles, services
 from matches.consumers import board_access, lobby_tables, table_state
 from matches.errors import ServiceError
 from matches.forms import SignUpForm, TableForm
 from matches.models import Match, MatchStatus, Player, Table
+from matches.rating_graph import rating_graph_svg
 
 
 def _viewer(request: HttpRequest) -> Player | None:
@@ -144,7 +147,21 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
     return render(request, "matches/player.html", {
         "player": player, "rows": rows,
         "history": player.rating_history.select_related("match").order_by("-created_at")[:10],
+        # Built from numbers and escaped text only (see matches.rating_graph).
+        "rating_graph": mark_safe(rating_graph_svg(
+            profiles.rating_points(player), title=_("Rating history"),
+            format_number=lambda number: localized_digits(str(number)))),
+        "opponents": profiles.record_against_opponents(player),
+        "experience_words": profiles.experience_in_words(player.experience),
     })
+
+
+PERSIAN_DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
+
+
+def localized_digits(text: str) -> str:
+    """``text`` with Persian digits when the page is in Persian."""
+    return text.translate(PERSIAN_DIGITS) if get_language() == "fa" else text
 
 
 # -- words the scripts show, translated on the server (no JavaScript catalog) --------------
