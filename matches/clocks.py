@@ -1,15 +1,26 @@
-"""Clock services: the sweep that backs up the per-deadline tasks, a client's request to
+"""Clock services: the flag, the sweep that enforces every deadline, a client's request to
 check, and the grace period of a player who flagged while disconnected.
 
-Flags themselves are :func:`matches.services.flag_if_expired` (one idempotent function for
-the deadline task, the sweep, a late move and a client's check).
+Every flag goes through :func:`flag_if_expired` (one idempotent function for the sweep and
+a client's check; a late move flags under the lock it already holds, in
+:func:`matches.services.match_act`). Nothing is enqueued per action: the deadline of the
+player on turn is a column with an index (``Match.deadline``), and the beat sends
+:func:`sweep_expired_clocks` to a queue and worker pool of its own (``tavla.queues``) every
+``TAVLA_CLOCK_SWEEP_SECONDS``. Sweeps carry no expiry, so none is dropped while a backlog
+drains; a queued sweep that finds another started less than half an interval ago does
+nothing (that one saw everything due), so after an outage the backlog drains at once and
+the first sweep flags every overdue match. Each sweep leaves its time and findings in Redis
+for ``/healthz`` (:func:`last_sweep`).
+
+Imports go one way: tasks and consumers → clocks → services → presence.
 
 The grace rule ("a player who flags while disconnected and does not come back within the
 table's grace period forfeits the match") is read this way:
 
 * *flags while disconnected*: when the flag falls, the player has no board of the table open
   (:mod:`matches.presence`); a player who never opened one counts as disconnected. The
-  timeout event records ``absent`` and ``flagged_at``. The flag costs what it always costs.
+  timeout event records ``absent`` (``None`` when presence could not tell: no grace then)
+  and ``flagged_at``. The flag costs what it always costs.
 * *comes back*: within G seconds of the flag the player opens a board of the table (even if
   they close it again), or acts in the match (a bot or REST client that never opens a board).
 * Otherwise, once G seconds have passed since the flag, the sweep forfeits the match for the
@@ -19,29 +30,67 @@ table's grace period forfeits the match") is read this way:
 
 from __future__ import annotations
 
+import json
 import logging
+import time
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Final
+from typing import Any, Final
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from matches import presence, services
 from matches.models import Event, LogKind, Match, MatchStatus, Player
+from matches.state import load_state
+from tavla.redis_client import redis_client
 
 logger = logging.getLogger(__name__)
 
 GRACE_FORFEIT_REASON: Final = "disconnected past grace"
 # How far back the sweep looks for flags of absent players (beyond any sensible grace).
 GRACE_LOOKBACK: Final = timedelta(days=1)
+SWEEP_TOKEN_KEY: Final = "tavla:clock:sweep-token"
+LAST_SWEEP_KEY: Final = "tavla:clock:last-sweep"
+
+
+def sweep_interval() -> float:
+    """Seconds between two sweeps sent by beat."""
+    return float(getattr(settings, "TAVLA_CLOCK_SWEEP_SECONDS", 0.5))
+
+
+def flag_if_expired(*, match_id: int, now: datetime | None = None,
+                    skip_locked: bool = False) -> bool:
+    """Flag the player whose deadline has passed; idempotent and safe to call any time.
+
+    Locks the match, re-checks the deadline under the lock (a play that got in first
+    moved it), and applies the table's flag penalty. Returns True when it flagged.
+    A match whose deadline has not passed is not locked at all, so asking often is cheap.
+    With ``skip_locked`` (the sweep) a match locked by someone else is left alone: whoever
+    holds it decides (a late move flags), and the next sweep looks again.
+    """
+    deadline = (Match.objects.filter(pk=match_id, status=MatchStatus.PLAYING)
+                .values_list("deadline", flat=True).first())
+    if deadline is None or deadline > (now or timezone.now()):
+        return False
+    with transaction.atomic():
+        # SQLite has no row locks at all (its writers queue for the database): no option.
+        match = (Match.objects.select_for_update(skip_locked=skip_locked)
+                 .select_related("table").filter(pk=match_id).first())
+        if match is None:
+            return False
+        checked_at = now or timezone.now()
+        if not services.deadline_passed(match, checked_at):
+            return False
+        return services.flag_locked(match, load_state(match), checked_at)
 
 
 def match_check_clock(*, match_id: int) -> bool:
     """A client whose clock display reached zero asks the server to check; the server still
     decides. Returns True when this call flagged the player. Cheap when nothing is due (no
     lock is taken), so a client may ask as often as its display reaches zero."""
-    return services.flag_if_expired(match_id=match_id)
+    return flag_if_expired(match_id=match_id)
 
 
 def expired_match_ids(now: datetime, *, limit: int = 1000) -> list[int]:
@@ -90,16 +139,15 @@ def absent_flags(now: datetime) -> list[AbsentFlag]:
     return flags
 
 
-def came_back(flag: AbsentFlag) -> bool:
+def came_back(flag: AbsentFlag) -> bool | None:
     """Whether the flagged player has been back since the flag: a board open now, a board
-    closed after the flag (so opened after it), or an action of theirs in the match."""
-    if presence.is_connected(table_id=flag.table_id, player_id=flag.player_id):
+    closed after the flag (so opened after it), or an action of theirs in the match.
+    None when presence cannot tell yet (Redis just lost it) and they have not acted."""
+    if Event.objects.filter(match_id=flag.match_id, sequence__gt=flag.sequence,
+                            actor_id=flag.user_id).exists():
         return True
-    since = presence.disconnected_since(table_id=flag.table_id, player_id=flag.player_id)
-    if since is not None and since > flag.flagged_at:
-        return True
-    return Event.objects.filter(match_id=flag.match_id, sequence__gt=flag.sequence,
-                                actor_id=flag.user_id).exists()
+    return presence.came_back(table_id=flag.table_id, player_id=flag.player_id,
+                              flagged_at=flag.flagged_at)
 
 
 def forfeit_if_absent(*, flag: AbsentFlag, now: datetime | None = None) -> bool:
@@ -110,7 +158,7 @@ def forfeit_if_absent(*, flag: AbsentFlag, now: datetime | None = None) -> bool:
         return False
     with transaction.atomic():
         match = Match.objects.select_for_update().filter(pk=flag.match_id).first()
-        if match is None or match.is_finished or came_back(flag):
+        if match is None or match.is_finished or came_back(flag) is not False:
             return False
         loser = Player.objects.get(pk=flag.player_id)
         services.match_forfeit(match_id=match.pk, loser=loser, reason=GRACE_FORFEIT_REASON)
@@ -128,14 +176,15 @@ def sweep_expired_clocks(*, now: datetime | None = None) -> SweepResult:
     flagged while disconnected and did not come back within the grace period.
 
     Only ids are read here; each match is decided by a service under its lock, so a sweep
-    that overlaps a deadline task, a move or another sweep changes nothing twice. ``now``
-    is for tests; by default each service reads the time when it holds the lock.
+    that overlaps a move, a client's check or another sweep changes nothing twice (a match
+    another holds is skipped: the holder decides). ``now`` is for tests; by default each
+    service reads the time when it holds the lock.
     """
     checked_at = now or timezone.now()
     result = SweepResult()
     for match_id in expired_match_ids(checked_at):
         try:
-            if services.flag_if_expired(match_id=match_id, now=now):
+            if flag_if_expired(match_id=match_id, now=now, skip_locked=True):
                 result.flagged.append(match_id)
         except Exception:  # one bad match must not stop the sweep for the others
             logger.exception("sweep could not flag match %s", match_id)
@@ -144,9 +193,50 @@ def sweep_expired_clocks(*, now: datetime | None = None) -> SweepResult:
         if flag.match_id in done or checked_at.timestamp() < flag.grace_ends:
             continue
         try:
-            if not came_back(flag) and forfeit_if_absent(flag=flag, now=now):
+            if came_back(flag) is False and forfeit_if_absent(flag=flag, now=now):
                 result.forfeited.append(flag.match_id)
                 done.add(flag.match_id)
         except Exception:
             logger.exception("sweep could not check the grace of match %s", flag.match_id)
     return result
+
+
+def sweep_unless_just_swept() -> SweepResult | None:
+    """The beat's sweep. Does nothing (returns None) when another sweep started less than
+    half an interval ago: that one saw every deadline due when this one was sent, so a
+    backlog of queued sweeps costs one Redis command each. Records what it did for
+    :func:`last_sweep`, and keeps the presence store's epoch (so a Redis flush is seen)."""
+    client = redis_client()
+    hold_ms = max(1, int(sweep_interval() * 500))
+    if not client.set(SWEEP_TOKEN_KEY, "1", nx=True, px=hold_ms):
+        return None
+    started = time.time()
+    presence.keep_epoch(now=started)
+    result = sweep_expired_clocks()
+    record_sweep(started=started, flagged=len(result.flagged),
+                 forfeited=len(result.forfeited))
+    return result
+
+
+def record_sweep(*, started: float, flagged: int, forfeited: int) -> None:
+    """Leave the trace of a sweep that started at ``started`` and finished now."""
+    redis_client().set(LAST_SWEEP_KEY, json.dumps({
+        "started": started, "finished": time.time(), "flagged": flagged, "forfeited": forfeited,
+    }))
+
+
+def last_sweep() -> dict[str, Any] | None:
+    """The last sweep that ran: ``started`` and ``finished`` (epoch seconds), how many it
+    ``flagged`` and ``forfeited``; None if none ran since Redis was emptied."""
+    raw: Any = redis_client().get(LAST_SWEEP_KEY)
+    if raw is None:
+        return None
+    record: dict[str, Any] = json.loads(raw)
+    return record
+
+
+def oldest_overdue_deadline(now: datetime | None = None) -> datetime | None:
+    """The earliest deadline that has passed in a match still being played: how far the
+    clock enforcement is behind."""
+    return (Match.objects.filter(status=MatchStatus.PLAYING, deadline__lte=now or timezone.now())
+            .order_by("deadline").values_list("deadline", flat=True).first())

@@ -387,7 +387,7 @@ class TableConsumer(_LiveConsumer):
     table_id: int
     group: str
     player: Player | None = None
-    present = False  # told presence this board is open (a seated player's board)
+    board_presence: presence.BoardHeartbeat | None = None  # a seated player's open board
     shown: tuple[int | None, int | None] = (None, None)  # (match id, version) last sent
     playing: int | None = None  # the match in progress this board last showed
 
@@ -417,18 +417,16 @@ class TableConsumer(_LiveConsumer):
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
-        if self.present and self.player is not None:
-            await db(presence.disconnected)(
-                table_id=self.table_id, player_id=self.player.pk,
-                channel_name=self.channel_name)
-            self.present = False
+        if self.board_presence is not None:
+            await self.board_presence.close()
+            self.board_presence = None
 
     async def _mark_present(self) -> None:
-        if self.present or self.player is None:
+        if self.board_presence is not None or self.player is None:
             return
-        await db(presence.connected)(
+        self.board_presence = presence.BoardHeartbeat(
             table_id=self.table_id, player_id=self.player.pk, channel_name=self.channel_name)
-        self.present = True
+        await self.board_presence.open()
 
     # -- sending ------------------------------------------------------------------------------
 

@@ -237,7 +237,7 @@ def match_act(
         now = now or timezone.now()
         # A move and a flag that race resolve to one outcome: whoever holds the lock first
         # decides, and a move that gets it after the deadline is too late.
-        if not _deadline_passed(match, now):
+        if not deadline_passed(match, now):
             seat = match.seat_of(player)
             if seat is None:
                 raise ServiceError("not_a_player", "Only the two players of this match may act.")
@@ -248,7 +248,7 @@ def match_act(
             engine_action = _engine_action(action, seat, state, play, MatchDice(match))
             events = _apply_and_advance(match, state, engine_action, actor or player.user, now)
             return ActResult(match, events)
-        _flag_locked(match, load_state(match), now)
+        flag_locked(match, load_state(match), now)
     raise ServiceError("flag_fell", "Time ran out before this action arrived: the flag fell.")
 
 
@@ -401,7 +401,6 @@ def _advance(match: Match, state: MatchState, events: list[Event], now: datetime
         broadcast.table_group(match.table_id),
         {"type": "match.changed", "match_id": match.pk, "version": match.version},
     )
-    _schedule_flag_check(match)
 
 
 def _restart_clock(match: Match, state: MatchState, now: datetime, *,
@@ -428,25 +427,6 @@ def _restart_clock(match: Match, state: MatchState, now: datetime, *,
     match.clock = clock.to_dict()
     deadline = clock.deadline()
     match.deadline = None if deadline is None else datetime.fromtimestamp(deadline, tz=now.tzinfo)
-
-
-def _schedule_flag_check(match: Match) -> None:
-    """Ask a Celery worker to check the flag at the deadline (the beat sweep backs it up)."""
-    if match.deadline is None or match.is_finished:
-        return
-    match_id, version, deadline = match.pk, match.version, match.deadline
-
-    def enqueue() -> None:
-        from matches.tasks import flag_match
-
-        try:
-            flag_match.apply_async((match_id, version), eta=deadline)
-        except Exception:  # noqa: BLE001 - a broker outage must not undo a committed move
-            import logging
-
-            logging.getLogger(__name__).exception("could not schedule flag check")
-
-    transaction.on_commit(enqueue)
 
 
 # -- ending a match: the one place every end goes through ------------------------------------
@@ -509,16 +489,17 @@ def _update_ratings(match: Match, length: int) -> None:
 # -- server and referee decisions ------------------------------------------------------------
 
 
-def _deadline_passed(match: Match, now: datetime) -> bool:
+def deadline_passed(match: Match, now: datetime) -> bool:
     return (not match.is_finished and match.clock is not None and match.deadline is not None
             and match.deadline <= now)
 
 
-def _flag_locked(match: Match, state: MatchState, now: datetime) -> bool:
-    """Flag the player who must act, whose deadline has passed. Caller holds the lock.
+def flag_locked(match: Match, state: MatchState, now: datetime) -> bool:
+    """Flag the player who must act, whose deadline has passed. Caller holds the lock
+    (:func:`matches.clocks.flag_if_expired` and a late :func:`match_act` call it).
 
     The timeout event records when the flag fell and whether the player had a board open
-    (``absent``; ``None`` when presence could not be read), for the grace period.
+    (``absent``; ``None`` when presence could not tell), for the grace period.
     """
     loser = state.player_to_act
     if loser is None or match.clock is None:
@@ -527,39 +508,10 @@ def _flag_locked(match: Match, state: MatchState, now: datetime) -> bool:
     match.clock = Clock.from_dict(match.clock).stop(now.timestamp()).flag(loser).to_dict()
     events = _apply_and_advance(match, state, Timeout(loser), None, now)
     player_id = match.player0_id if loser == 0 else match.player1_id
-    absent: bool | None
-    try:
-        absent = not presence.is_connected(table_id=match.table_id, player_id=player_id)
-    except Exception:  # noqa: BLE001 - a Redis hiccup must not undo a flag; no grace then
-        import logging
-
-        logging.getLogger(__name__).exception("presence unavailable at a flag")
-        absent = None
+    absent = presence.absent_at_flag(table_id=match.table_id, player_id=player_id)
     events[0].payload.update(flagged_at=now.timestamp(), absent=absent)
     events[0].save(update_fields=["payload"])
     return True
-
-
-def flag_if_expired(*, match_id: int, now: datetime | None = None) -> bool:
-    """Flag the player whose deadline has passed; idempotent and safe to call any time.
-
-    Locks the match, re-checks the deadline under the lock (a play that got in first
-    moved it), and applies the table's flag penalty. Returns True when it flagged.
-    A match whose deadline has not passed is not locked at all, so asking often is cheap.
-    """
-    deadline = (Match.objects.filter(pk=match_id, status=MatchStatus.PLAYING)
-                .values_list("deadline", flat=True).first())
-    if deadline is None or deadline > (now or timezone.now()):
-        return False
-    with transaction.atomic():
-        try:
-            match = Match.objects.select_for_update().select_related("table").get(pk=match_id)
-        except Match.DoesNotExist:
-            return False
-        checked_at = now or timezone.now()
-        if not _deadline_passed(match, checked_at):
-            return False
-        return _flag_locked(match, load_state(match), checked_at)
 
 
 def match_forfeit(*, match_id: int, loser: Player, reason: str, actor: Any = None) -> Match:

@@ -6,7 +6,7 @@ environment at all Tavla runs on SQLite (``var/tavla.sqlite3``) and an embedded 
 
 Environment: ``DATABASE_URL``, ``REDIS_URL``, ``SECRET_KEY``, ``DEBUG``, ``ALLOWED_HOSTS``,
 ``CSRF_TRUSTED_ORIGINS`` (comma-separated), ``TAVLA_HTTPS`` (behind a TLS-terminating proxy),
-``TAVLA_EMBEDDED_REDIS_PORT``.
+``TAVLA_EMBEDDED_REDIS_PORT``, ``TAVLA_CLOCK_SWEEP_SECONDS``, ``TAVLA_PRESENCE_HEARTBEAT``.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 from tavla.embedded_redis import embedded_redis_url
+from tavla.queues import DEFAULT_QUEUE, task_routes
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -178,17 +179,26 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_RESULT_EXPIRES = timedelta(hours=1)
 CELERY_TIMEZONE = "UTC"
-CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# Beat keeps its schedule in memory (every entry is a short interval): no file to write,
+# so it starts wherever it runs.
+CELERY_BEAT_SCHEDULER = "celery.beat:Scheduler"
+# Each kind of work has its own queue and workers (tavla/queues.py).
+CELERY_TASK_DEFAULT_QUEUE = DEFAULT_QUEUE
+CELERY_TASK_ROUTES = task_routes()
+# The clock sweep: how often beat sends it to the clock queue (matches/clocks.py).
+TAVLA_CLOCK_SWEEP_SECONDS = float(os.environ.get("TAVLA_CLOCK_SWEEP_SECONDS", "0.5"))
+# Beat's heartbeat (tavla/tasks.py); /healthz fails when it is three intervals old.
+TAVLA_HEARTBEAT_SECONDS = 5.0
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     # A paired tournament player who has not sat down in time loses by forfeit.
     "tournament-no-shows": {
         "task": "tournaments.forfeit_no_shows", "schedule": 30.0, "options": {"expires": 60},
     },
-    "heartbeat": {"task": "tavla.tasks.heartbeat", "schedule": 5.0},
-    # Backs up the per-deadline flag tasks (lost message, worker restart); a sweep left
-    # queued while no worker runs is dropped, the next one does the same work.
+    "heartbeat": {"task": "tavla.tasks.heartbeat", "schedule": TAVLA_HEARTBEAT_SECONDS},
+    # Every flag and grace forfeit. No expiry: a queued sweep is never dropped, and one
+    # that finds another has just run does nothing (matches/clocks.py).
     "sweep-expired-clocks": {
-        "task": "matches.sweep_expired_clocks", "schedule": 2.0, "options": {"expires": 10},
+        "task": "matches.sweep_expired_clocks", "schedule": TAVLA_CLOCK_SWEEP_SECONDS,
     },
 }
 
@@ -196,6 +206,9 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
 
 # Scripted dice exist for tests and demonstrations only; production always rolls fair dice.
 TAVLA_SCRIPTED_DICE = env_bool("TAVLA_SCRIPTED_DICE", False)
+# Open boards refresh their presence this often; one unrefreshed for three intervals counts
+# as closed (matches/presence.py).
+TAVLA_PRESENCE_HEARTBEAT = float(os.environ.get("TAVLA_PRESENCE_HEARTBEAT", "10"))
 
 # --- Auth and API -----------------------------------------------------------------------
 

@@ -25,6 +25,7 @@ from urllib.parse import quote
 
 import pytest
 
+from tavla.queues import queue_names
 from tests.processes import stop_process
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -171,7 +172,8 @@ def celery_worker_process(
     log_file = log_path.open("wb")
     process = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "tavla", "worker", "--pool=solo",
-         "--loglevel=INFO", "--without-mingle", "--without-gossip", "-n", hostname],
+         "--loglevel=INFO", "--without-mingle", "--without-gossip", "-n", hostname,
+         "-Q", ",".join(queue_names())],
         cwd=BASE_DIR, env=env, stdin=subprocess.DEVNULL, stdout=log_file,
         stderr=subprocess.STDOUT,
     )
@@ -202,7 +204,8 @@ def start_celery_worker(env: dict[str, str], *, name: str, queues: str | None = 
     """Start one more real worker (solo pool) with ``env`` and wait until it answers a ping.
 
     For tests that kill or restart workers; the caller stops it (``worker.stop()``) or kills
-    it (``worker.process.kill()``). ``queues`` is Celery's ``-Q`` (comma-separated).
+    it (``worker.process.kill()``). ``queues`` is Celery's ``-Q`` (comma-separated; by
+    default every queue of ``tavla.queues``).
     Its output is in ``worker.log()`` (under test-artifacts/).
     """
     import socket
@@ -212,8 +215,7 @@ def start_celery_worker(env: dict[str, str], *, name: str, queues: str | None = 
     log_path = ARTIFACTS_DIR / f"celery-{name}-{os.getpid()}.log"
     argv = [sys.executable, "-m", "celery", "-A", "tavla", "worker", "--pool=solo",
             "--loglevel=INFO", "--without-mingle", "--without-gossip", "-n", hostname]
-    if queues:
-        argv += ["-Q", queues]
+    argv += ["-Q", queues or ",".join(queue_names())]
     with log_path.open("wb") as log_file:
         process = subprocess.Popen(argv, cwd=BASE_DIR, env=env, stdin=subprocess.DEVNULL,
                                    stdout=log_file, stderr=subprocess.STDOUT)
@@ -244,16 +246,15 @@ class CeleryBeatProcess:
         stop_process(self.process, timeout=15)
 
 
-def start_celery_beat(env: dict[str, str], *, schedule_dir: Path,
-                      timeout: float = 60.0) -> CeleryBeatProcess:
-    """Start ``celery -A tavla beat`` (the schedule of ``CELERY_BEAT_SCHEDULE``) and wait until
-    it has started. Its schedule file lives in ``schedule_dir``, so it never touches var/."""
+def start_celery_beat(env: dict[str, str], *, timeout: float = 60.0) -> CeleryBeatProcess:
+    """Start ``celery -A tavla beat`` (the schedule of ``CELERY_BEAT_SCHEDULE``, kept in
+    memory: no schedule file) and wait until it has started."""
     ARTIFACTS_DIR.mkdir(exist_ok=True)
     log_path = ARTIFACTS_DIR / f"celery-beat-{os.getpid()}.log"
     with log_path.open("wb") as log_file:
         process = subprocess.Popen(
             [sys.executable, "-m", "celery", "-A", "tavla", "beat", "--loglevel=INFO",
-             "--max-interval=1", "-s", str(schedule_dir / "celerybeat-schedule")],
+             "--max-interval=1"],
             cwd=BASE_DIR, env=env, stdin=subprocess.DEVNULL, stdout=log_file,
             stderr=subprocess.STDOUT,
         )
@@ -271,13 +272,12 @@ def start_celery_beat(env: dict[str, str], *, schedule_dir: Path,
 
 @pytest.fixture(scope="module")
 def celery_beat_process(
-    celery_worker_process: CeleryWorkerProcess, tmp_path_factory: pytest.TempPathFactory
+    celery_worker_process: CeleryWorkerProcess,
 ) -> Iterator[CeleryBeatProcess]:
-    """Celery beat sending the project's periodic tasks (the clock sweep every 2 s, the
+    """Celery beat sending the project's periodic tasks (the clock sweep every 0.5 s, the
     heartbeat) to this session's worker, for one test module. Like the worker, it only sees
     committed rows: use ``@pytest.mark.django_db(transaction=True)``."""
-    beat = start_celery_beat(celery_worker_process.env,
-                             schedule_dir=tmp_path_factory.mktemp("beat"))
+    beat = start_celery_beat(celery_worker_process.env)
     try:
         yield beat
     finally:

@@ -2,19 +2,29 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
 
-from matches import services
+from matches import presence, services
 from matches.models import Match, Player, Table
+from tavla.redis_client import redis_client
 
 
 @pytest.fixture(autouse=True)
 def _scripted_dice_allowed(settings: Any) -> None:
     settings.TAVLA_SCRIPTED_DICE = True
+
+
+@pytest.fixture(autouse=True)
+def _presence_known() -> None:
+    """Presence has been complete for an hour (no Redis flush just happened), so a flag
+    records whether its player had a board open; tests of a flush undo it themselves."""
+    redis_client().delete(presence.EPOCH_KEY)
+    presence.keep_epoch(now=time.time() - 3600)
 
 
 @pytest.fixture

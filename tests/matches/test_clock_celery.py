@@ -1,19 +1,20 @@
 """Clocks enforced the way production enforces them: a real Celery worker process, a real
 beat, Redis and the test database (committed rows, so every test here is transactional).
 
-* the deadline task flags an idle player within a second of the deadline;
-* a worker killed while it holds a deadline task: the beat sweep flags the match anyway, once;
-* a play and the flag task racing at the deadline leave exactly one outcome;
+* the sweep flags an idle player within a second of the deadline; a move enqueues nothing;
+* clock work runs on its own workers: a long backlog of other work does not delay a flag;
+* clock workers killed for a while: when one is back, every overdue flag falls at once (each
+  exactly once) and the queued sweeps drain; meanwhile /healthz says 503;
+* a play and the flag racing at the deadline leave exactly one outcome;
 * a player who flagged with no board open forfeits after the grace; coming back saves them.
 """
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 import pytest
@@ -22,7 +23,7 @@ from django.utils import timezone
 
 from matches import clocks, presence, services
 from matches.models import Event, GameEnding, LogKind, Match, MatchStatus, Player
-from matches.tasks import flag_match
+from tavla.queues import CLOCK_QUEUE, DEFAULT_QUEUE, queue_names
 from tests.conftest import CeleryBeatProcess, CeleryWorkerProcess, start_celery_worker
 
 pytestmark = [pytest.mark.celery, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -71,15 +72,15 @@ def end_quietly(match: Match) -> None:
         pass  # already over
 
 
-def test_nobody_connected_the_worker_flags_at_the_deadline_and_scores_the_game(
-        celery_worker_process: CeleryWorkerProcess, start_match: Callable[..., Match]) -> None:
+def test_nobody_connected_the_sweep_flags_at_the_deadline_and_scores_the_game(
+        celery_beat_process: CeleryBeatProcess, start_match: Callable[..., Match]) -> None:
     match = start_match(dice=[[3, 1]], match_length=3,
                         **clock_options(delay=0, reserve=2, grace_seconds=60))
     fresh_presence(match)
     deadline = match.deadline
     assert deadline is not None
     timeout = wait_for(lambda: first_timeout(match), timeout=6, what="the flag",
-                       log=celery_worker_process.log)
+                       log=celery_beat_process.log)
     late = (timeout.created_at - deadline).total_seconds()
     assert 0 <= late < 1.0, f"flagged {late:.3f} s after the deadline"
     assert timeout.payload["action"]["player"] == 0 and timeout.payload["absent"] is True
@@ -89,50 +90,119 @@ def test_nobody_connected_the_worker_flags_at_the_deadline_and_scores_the_game(
     assert services.match_verify(match_id=match.pk).ok
 
 
-def test_a_killed_worker_loses_its_deadline_task_and_the_sweep_flags_it_once(
-        celery_beat_process: CeleryBeatProcess, celery_worker_process: CeleryWorkerProcess,
-        start_match: Callable[..., Match]) -> None:
+def test_a_move_enqueues_no_task(celery_worker_process: CeleryWorkerProcess,
+                                 start_match: Callable[..., Match]) -> None:
+    # Clock enforcement is the sweep over the deadline index: no queue grows with play.
+    from tavla.redis_client import redis_client
+
+    client = redis_client()
+    before = {name: client.llen(name) for name in queue_names()}
+    match = start_match(dice=[[3, 1], [6, 4]], match_length=3, cube_enabled=False,
+                        **clock_options(delay=5, reserve=60))
+    services.match_act(match_id=match.pk, player=match.player0, action="play",
+                       play="8/5 6/5", expected_version=match.version)
+    assert {name: client.llen(name) for name in queue_names()} == before
+    end_quietly(match)
+
+
+@pytest.fixture
+def clock_pool(celery_worker_process: CeleryWorkerProcess) -> Iterator[ClockPool]:
+    """The clock queue read only by workers this test starts: the session worker stops
+    reading it (Celery's ``cancel_consumer``) until the test ends."""
     from tavla.celery import app
 
-    # The deadline task goes to a queue only the doomed worker reads, so it is the one
-    # holding it when it dies; the sweep, from beat, goes to the usual queue.
-    queue = f"clock-kill-test-{os.getpid()}"
-    default_queue = app.conf.task_default_queue
-    doomed = start_celery_worker(celery_worker_process.env, name="doomed", queues=queue)
-    successor: CeleryWorkerProcess | None = None
+    session = [celery_worker_process.hostname]
+    app.control.cancel_consumer(CLOCK_QUEUE, destination=session, reply=True, timeout=5)
+    pool = ClockPool(celery_worker_process.env)
     try:
-        app.conf.task_default_queue = queue
-        match = start_match(dice=[[3, 1]], match_length=1, **clock_options(delay=0, reserve=3))
-        app.conf.task_default_queue = default_queue
+        yield pool
+    finally:
+        pool.stop()
+        app.control.add_consumer(CLOCK_QUEUE, destination=session, reply=True, timeout=5)
+
+
+class ClockPool:
+    """Clock workers started (and killed) by one test."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.env = env
+        self.workers: list[CeleryWorkerProcess] = []
+
+    def start(self) -> CeleryWorkerProcess:
+        worker = start_celery_worker(self.env, name=f"clocks{len(self.workers)}",
+                                     queues=CLOCK_QUEUE)
+        self.workers.append(worker)
+        return worker
+
+    def stop(self) -> None:
+        for worker in self.workers:
+            worker.stop()
+
+
+def clock_queue_depth() -> int:
+    from tavla.redis_client import redis_client
+
+    return int(redis_client().llen(CLOCK_QUEUE))
+
+
+def test_clock_work_never_waits_behind_other_work(
+        celery_beat_process: CeleryBeatProcess, clock_pool: ClockPool,
+        start_match: Callable[..., Match]) -> None:
+    from tournaments.tasks import forfeit_no_shows
+
+    clock_pool.start()
+    matches = [start_match(dice=[[3, 1]], match_length=1,
+                           **clock_options(delay=0, reserve=1.5 + 0.25 * i)) for i in range(4)]
+    # A backlog of other work on the default queue, far longer than the test.
+    for _ in range(4000):
+        forfeit_no_shows.delay()
+    for match in matches:
         fresh_presence(match)
-        deadline = match.deadline
-        assert deadline is not None
-        wait_for(lambda: "matches.flag_match[" in doomed.log(), timeout=2.5,
-                 what="the doomed worker to hold the deadline task", log=doomed.log)
-        doomed.process.kill()
-        doomed.process.wait()
-        assert timezone.now() < deadline, "the worker died too late for this test"
-        successor = start_celery_worker(celery_worker_process.env, name="successor",
-                                        queues=f"{queue},celery")
-        match = wait_for(
-            lambda: Match.objects.filter(pk=match.pk, status=MatchStatus.FINISHED).first(),
-            timeout=12, what="the sweep to flag the match", log=celery_beat_process.log)
-        timeout = first_timeout(match)
-        assert timeout is not None and match.winner_id == match.player1_id
-        # The sweep runs every 2 s; the successor needs a moment to start.
-        late = (timeout.created_at - deadline).total_seconds()
-        assert 0 <= late < 8
-        # Asking again, through every path, changes nothing.
-        assert not flag_match(match.pk, match.version)
-        assert clocks.sweep_expired_clocks().flagged == []
-        time.sleep(2.5)  # at least one more sweep from beat
+    flags = [wait_for(lambda m=match: first_timeout(m), timeout=10, what="a flag",
+                      log=celery_beat_process.log) for match in matches]
+    for match, flag in zip(matches, flags, strict=True):
+        assert match.deadline is not None
+        late = (flag.created_at - match.deadline).total_seconds()
+        assert 0 <= late < 1.0, f"flagged {late:.3f} s late behind other work"
+    from tavla.redis_client import redis_client
+
+    assert redis_client().llen(DEFAULT_QUEUE) > 0, "the other work drained: no backlog"
+    redis_client().delete(DEFAULT_QUEUE)
+
+
+def test_after_a_clock_worker_outage_every_overdue_flag_falls_at_once_and_the_queue_drains(
+        celery_beat_process: CeleryBeatProcess, clock_pool: ClockPool,
+        start_match: Callable[..., Match], client: Any) -> None:
+    doomed = clock_pool.start()
+    matches = [start_match(dice=[[3, 1]], match_length=1,
+                           **clock_options(delay=0, reserve=1 + 0.2 * i)) for i in range(8)]
+    for match in matches:
+        fresh_presence(match)
+    doomed.process.kill()
+    doomed.process.wait()
+    outage_ends = time.monotonic() + 6
+    while time.monotonic() < outage_ends:
+        time.sleep(0.2)
+    assert not Event.objects.filter(match__in=matches, kind=LogKind.TIMEOUT).exists()
+    backlog = clock_queue_depth()
+    assert backlog >= 8, f"beat kept sending sweeps: {backlog} queued"
+    health = client.get("/healthz")
+    assert health.status_code == 503
+    assert health.json()["clock"]["queue_depth"] >= 8
+    assert health.json()["clock"]["overdue_seconds"] > 1
+    clock_pool.start()
+    back = timezone.now()
+    flags = [wait_for(lambda m=match: first_timeout(m), timeout=10, what="a flag after the outage")
+             for match in matches]
+    for flag in flags:
+        assert (flag.created_at - back).total_seconds() < 5
+    wait_for(lambda: clock_queue_depth() <= 2, timeout=5, what="the clock queue to drain")
+    for match in matches:
+        match.refresh_from_db()
+        assert match.status == MatchStatus.FINISHED and match.winner_id == match.player1_id
         assert match.events.filter(kind=LogKind.TIMEOUT).count() == 1
         assert services.match_verify(match_id=match.pk).ok
-    finally:
-        app.conf.task_default_queue = default_queue
-        doomed.stop()
-        if successor is not None:
-            successor.stop()
+    assert clocks.sweep_expired_clocks().flagged == []
 
 
 ROUNDS = 8
@@ -161,7 +231,7 @@ def _flag_at(match: Match, version: int, when: float, results: dict[str, Any],
         Match.objects.filter(pk=match.pk).exists()  # opens this thread's connection
         barrier.wait()
         time.sleep(max(0.0, when - time.time()))  # sleeping, not spinning: no GIL hogging
-        results["flag"] = flag_match(match.pk, version)
+        results["flag"] = clocks.flag_if_expired(match_id=match.pk)
     finally:
         connection.close()
 
@@ -198,7 +268,7 @@ def test_a_play_at_the_deadline_and_the_flag_task_give_exactly_one_outcome(
             assert results == {"play": "accepted", "flag": False}, kinds
             outcomes["played"] += 1
         else:
-            # The session worker's own deadline task races too: it may have flagged first.
+            # Beat's sweep (when running) races too: it may have flagged first.
             assert results["play"] in ("flag_fell", "stale_version", "match_over"), results
             assert match.status == MatchStatus.FINISHED and match.winner_id == match.player1_id
             outcomes["flagged"] += 1

@@ -150,9 +150,9 @@ def test_a_flag_loses_the_game_single_times_the_cube_and_leaves_the_player_on_de
         clocked):
     match = clocked(dice=[[3, 1], [3, 1]])
     deadline = match.deadline
-    assert not services.flag_if_expired(match_id=match.pk, now=deadline - timedelta(seconds=.001))
-    assert services.flag_if_expired(match_id=match.pk, now=deadline)
-    assert not services.flag_if_expired(match_id=match.pk, now=deadline)
+    assert not clocks.flag_if_expired(match_id=match.pk, now=deadline - timedelta(seconds=.001))
+    assert clocks.flag_if_expired(match_id=match.pk, now=deadline)
+    assert not clocks.flag_if_expired(match_id=match.pk, now=deadline)
     match.refresh_from_db()
     game = match.games.get(number=1)
     assert (game.ending, game.points, game.winner_id) == (GameEnding.TIMEOUT, 1, match.player1_id)
@@ -169,7 +169,7 @@ def test_a_flag_loses_the_game_single_times_the_cube_and_leaves_the_player_on_de
 
 def test_usbgf_option_a_flag_loses_the_match(clocked):
     match = clocked(dice=[[3, 1]], flag_penalty="match", match_length=5)
-    assert services.flag_if_expired(match_id=match.pk, now=match.deadline)
+    assert clocks.flag_if_expired(match_id=match.pk, now=match.deadline)
     match.refresh_from_db()
     assert match.status == MatchStatus.FINISHED and match.winner_id == match.player1_id
     assert match.deadline is None and kinds(match)[-1] == LogKind.MATCH_END
@@ -194,7 +194,7 @@ def test_a_move_just_before_the_deadline_is_played_and_spends_the_reserve(clocke
     just = match.deadline.timestamp() - 0.001
     match = act_at(match, 0, "play", just, "8/5 6/5")
     assert clock_of(match).reserves[0] == pytest.approx(0.001, abs=1e-6)
-    assert not services.flag_if_expired(match_id=match.pk, now=at(just + 0.002))
+    assert not clocks.flag_if_expired(match_id=match.pk, now=at(just + 0.002))
     assert LogKind.TIMEOUT not in kinds(match)
 
 
@@ -316,7 +316,7 @@ def test_a_flag_with_the_board_open_starts_no_grace(clocked):
     match = clocked(dice=[[3, 1], [3, 1]], clock_delay=LONG_DELAY, grace_seconds=GRACE)
     ids = {"table_id": match.table_id, "player_id": match.player0_id}
     presence.connected(**ids, channel_name="b1")
-    assert services.flag_if_expired(match_id=match.pk, now=match.deadline)
+    assert clocks.flag_if_expired(match_id=match.pk, now=match.deadline)
     presence.disconnected(**ids, channel_name="b1")
     assert match.events.get(kind=LogKind.TIMEOUT).payload["absent"] is False
     assert clocks.sweep_expired_clocks(

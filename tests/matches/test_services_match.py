@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from matches import services
+from matches import clocks, services
 from matches.models import (
     Event,
     GameEnding,
@@ -155,7 +155,7 @@ class Driver:
         # The deadline of the player on turn is in the past.
         Match.objects.filter(pk=self.match.pk).update(
             deadline=timezone.now() - timedelta(seconds=1))
-        assert services.flag_if_expired(match_id=self.match.pk)
+        assert clocks.flag_if_expired(match_id=self.match.pk)
 
     def adjudicate(self, winner: int, scope: str, referee: Any, points: int | None = None,
                    reason: str = "Referee decision") -> None:
@@ -343,7 +343,7 @@ def test_every_other_ending_resign_timeout_adjudicated_forfeit(driver, django_us
     assert d.games()[-1] == (GameEnding.TIMEOUT, 1 - loser, 1)
     timeout = Event.objects.get(match=match, kind=LogKind.TIMEOUT)
     assert timeout.payload["action"] == {"type": "timeout", "player": loser}
-    assert not services.flag_if_expired(match_id=match.pk)  # nothing more to flag
+    assert not clocks.flag_if_expired(match_id=match.pk)  # nothing more to flag
 
     d.adjudicate(1, "game", referee, points=2, reason="Illegal dice throw")
     assert d.games()[-1] == (GameEnding.ADJUDICATED, 1, 2)
@@ -374,7 +374,7 @@ def test_a_flag_loses_the_match_when_the_table_says_so(driver):
 def test_a_flag_before_the_deadline_does_nothing(driver):
     d = driver(dice((6, 6), (4, 4)), match_length=5, **CLOCKED)
     before = (d.match.version, d.match.events.count())
-    assert not services.flag_if_expired(match_id=d.match.pk)
+    assert not clocks.flag_if_expired(match_id=d.match.pk)
     d.match.refresh_from_db()
     assert (d.match.version, d.match.events.count()) == before
 

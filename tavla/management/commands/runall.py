@@ -1,9 +1,10 @@
 """``manage.py runall``: the whole of Tavla in the foreground, for ``make run``.
 
 Starts the embedded Redis when ``REDIS_URL`` is unset (reusing one that already answers),
-then three children: the daphne web server, a Celery worker and Celery beat, their output
-prefixed by name. Ctrl-C or SIGTERM stops all three; if one dies, the others are stopped
-and runall exits non-zero. Production runs the same three from the Procfile instead.
+then its children: the daphne web server, one Celery worker per queue of ``tavla.queues``
+(``worker`` for the default queue, ``clocks`` for the clock sweep, ...) and Celery beat,
+their output prefixed by name. Ctrl-C or SIGTERM stops them all; if one dies, the others
+are stopped and runall exits non-zero. Production runs the same from the Procfile instead.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from tavla.embedded_redis import ensure_embedded_redis
 from tavla.management.commands.seed_demo import DEMO_LOGINS
+from tavla.queues import DEFAULT_QUEUE, QUEUES, worker_argv
 
 STOP_GRACE_SECONDS = 15.0
 
@@ -89,15 +91,14 @@ def _port_open(host: str, port: int) -> bool:
 
 
 class Command(BaseCommand):
-    help = "Run web (daphne), Celery worker and Celery beat together in the foreground."
+    help = "Run web (daphne), a Celery worker per queue and Celery beat in the foreground."
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
         parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
-        parser.add_argument("--concurrency", type=int, default=2,
-                            help="Celery worker processes (default 2)")
-        parser.add_argument("--schedule-file", default=settings.CELERY_BEAT_SCHEDULE_FILENAME,
-                            help="where beat keeps its state (default under var/)")
+        parser.add_argument("--concurrency", type=int, default=None,
+                            help="processes of each Celery worker (default: per queue, "
+                                 "see tavla/queues.py)")
 
     def handle(self, *args: Any, **options: Any) -> None:
         host: str = options["host"]
@@ -116,14 +117,19 @@ class Command(BaseCommand):
         # The clock sweep runs every 2 s: at INFO its lines would drown everything else.
         # TAVLA_TASK_LOG_LEVEL=INFO shows every task again; /healthz shows beat's heartbeat.
         task_level = os.environ.get("TAVLA_TASK_LOG_LEVEL", "WARNING")
+        workers = [
+            Child("worker" if queue.name == DEFAULT_QUEUE else queue.name,
+                  [python, "-m", "celery", *worker_argv(
+                      queue, loglevel=task_level, concurrency=options["concurrency"],
+                      hostname=f"tavla-{port}@%h" if queue.name == DEFAULT_QUEUE
+                      else f"tavla-{port}-{queue.name}@%h")])
+            for queue in QUEUES
+        ]
         children = [
             Child("web", [python, "-m", "daphne", "-b", host, "-p", str(port),
                           "tavla.asgi:application"]),
-            Child("worker", [python, "-m", "celery", "-A", "tavla", "worker", "-l", task_level,
-                             "--concurrency", str(options["concurrency"]),
-                             "-n", f"tavla-{port}@%h"]),
-            Child("beat", [python, "-m", "celery", "-A", "tavla", "beat", "-l", task_level,
-                           "-s", str(options["schedule_file"])]),
+            *workers,
+            Child("beat", [python, "-m", "celery", "-A", "tavla", "beat", "-l", task_level]),
         ]
         stopping = threading.Event()
 
@@ -177,7 +183,7 @@ class Command(BaseCommand):
 
     def _stop(self, children: list[Child], lock: threading.Lock) -> None:
         with lock:
-            self.stdout.write("runall: stopping web, worker and beat ...")
+            self.stdout.write("runall: stopping web, workers and beat ...")
         for child in children:
             child.signal(signal.SIGTERM)
         deadline = time.monotonic() + STOP_GRACE_SECONDS

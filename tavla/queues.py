@@ -1,0 +1,56 @@
+"""Celery queues and the worker pool that reads each one.
+
+Work that must be on time never waits behind other work: each queue here has workers of its
+own (``manage.py runall`` starts one worker per queue; the Procfile has one line per queue;
+the test worker reads them all). To give a new kind of work its own pool, add a
+:class:`WorkerQueue` to :data:`QUEUES` naming its tasks, and a Procfile line for it (a test
+checks that every queue has one). Tasks no queue names go to :data:`DEFAULT_QUEUE`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+DEFAULT_QUEUE: Final = "celery"
+CLOCK_QUEUE: Final = "clocks"
+
+
+@dataclass(frozen=True)
+class WorkerQueue:
+    """One Celery queue: the tasks routed to it and how ``runall`` staffs it."""
+
+    name: str
+    tasks: tuple[str, ...]
+    concurrency: int  # worker processes ``runall`` starts for it (production sizes its own)
+    purpose: str
+
+
+QUEUES: Final[tuple[WorkerQueue, ...]] = (
+    WorkerQueue(DEFAULT_QUEUE, (), concurrency=2,
+                purpose="everything else: heartbeat, tournament no-shows"),
+    WorkerQueue(CLOCK_QUEUE, ("matches.sweep_expired_clocks",), concurrency=1,
+                purpose="the clock sweep: flags and grace forfeits"),
+)
+
+
+def task_routes() -> dict[str, dict[str, str]]:
+    """``CELERY_TASK_ROUTES``: each named task to its queue."""
+    return {task: {"queue": queue.name} for queue in QUEUES for task in queue.tasks}
+
+
+def queue_names() -> list[str]:
+    return [queue.name for queue in QUEUES]
+
+
+def worker_argv(queue: WorkerQueue, *, loglevel: str = "INFO", hostname: str | None = None,
+                concurrency: int | None = None) -> list[str]:
+    """The ``celery`` arguments of a worker that reads only ``queue``.
+
+    A prefetch of one: a process never sits on queued work another process could run.
+    """
+    argv = ["-A", "tavla", "worker", "-Q", queue.name, "-l", loglevel,
+            "--concurrency", str(concurrency or queue.concurrency), "--prefetch-multiplier", "1"]
+    if hostname:
+        argv += ["-n", hostname]
+    return argv
