@@ -22,7 +22,7 @@ lint: $(TEST_STAMP)
 	$(PY) -m ruff check .
 
 typecheck: $(TEST_STAMP)
-	$(PY) -m mypy --strict tavla/engine tournaments/formats tournaments/money.py
+	$(PY) -m mypy --strict tavla/engine tournaments/formats tournaments/money.py tavla/analysis
 	$(PY) -m mypy tavla matches tournaments
 
 pytest: $(TEST_STAMP)

@@ -1,0 +1,338 @@
+"""Analyse a whole match record: every checker play and cube decision, the luck of every
+roll, and each player's summary (PR, error counts, luck, gnubg's rating words).
+
+Losses are in normalised equity (see :mod:`tavla.analysis.evaluator`), always >= 0. The
+marks use GNU Backgammon's default thresholds; PR is XG's and Galaxy's: the mean loss per
+unforced decision times 500.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any, Final
+
+from tavla.analysis import evaluator
+from tavla.analysis.evaluator import Cube, CubeEquities, Level
+from tavla.analysis.matread import GameRecord, MatRecord, Turn
+from tavla.engine import Position, legal_plays
+
+#: gnubg's default skill thresholds (``set analysis threshold``), in normalised equity.
+DOUBTFUL: Final = 0.04
+ERROR: Final = 0.08
+BLUNDER: Final = 0.16
+#: gnubg's luck thresholds per roll.
+LUCKY: Final = 0.3
+VERY_LUCKY: Final = 0.6
+#: gnubg counts a cube decision where nobody doubled only when doubling was within this much
+#: of the best (a "close" cube decision).
+CLOSE_CUBE: Final = 0.16
+
+#: gnubg's rating words and their thresholds on the error rate per decision (analysis.c).
+RATINGS: Final = (
+    (0.002, "Supernatural"), (0.005, "World class"), (0.008, "Expert"), (0.012, "Advanced"),
+    (0.018, "Intermediate"), (0.026, "Casual player"), (0.035, "Beginner"),
+)
+#: gnubg's luck rating words on the luck per roll.
+LUCK_RATINGS: Final = (
+    (-0.06, "Go to bed"), (-0.03, "Better luck next time"), (0.03, "None"),
+    (0.06, "Good dice, man!"),
+)
+
+
+def mark(loss: float) -> str:
+    """gnubg's mark for a decision that lost ``loss``: '', doubtful, error or blunder."""
+    if loss >= BLUNDER:
+        return "blunder"
+    if loss >= ERROR:
+        return "error"
+    if loss >= DOUBTFUL:
+        return "doubtful"
+    return ""
+
+
+def luck_mark(luck: float) -> str:
+    if luck >= VERY_LUCKY:
+        return "very lucky"
+    if luck >= LUCKY:
+        return "lucky"
+    if luck <= -VERY_LUCKY:
+        return "very unlucky"
+    if luck <= -LUCKY:
+        return "unlucky"
+    return ""
+
+
+def error_rating(rate: float) -> str:
+    """gnubg's words for an error rate per decision (normalised equity)."""
+    for threshold, word in RATINGS:
+        if rate < threshold:
+            return word
+    return "Awful!"
+
+
+def luck_rating(rate: float) -> str:
+    """gnubg's words for the luck per roll."""
+    for threshold, word in LUCK_RATINGS:
+        if rate < threshold:
+            return word
+    return "Go to Las Vegas"
+
+
+@dataclass(slots=True)
+class Decision:
+    """One analysed decision. ``index`` is the action's place in its game (0-based, as read
+    from the record); ``kind`` is move, double, no_double, take or drop."""
+
+    game: int
+    index: int
+    player: int
+    kind: str
+    position_id: str
+    chosen: str
+    best: str
+    equity: float
+    best_equity: float
+    loss: float
+    mark: str
+    counted: bool
+    dice: tuple[int, int] | None = None
+    forced: bool = False
+    luck: float | None = None
+    luck_mark: str = ""
+    cube: dict[str, float] | None = None
+
+
+@dataclass(slots=True)
+class PlayerSummary:
+    name: str
+    decisions: int = 0
+    checker_decisions: int = 0
+    cube_decisions: int = 0
+    total_loss: float = 0.0
+    doubtful: int = 0
+    errors: int = 0
+    blunders: int = 0
+    rolls: int = 0
+    luck: float = 0.0
+    pr: float = 0.0
+    error_rate: float = 0.0
+    luck_rate: float = 0.0
+    rating: str = ""
+    luck_rating: str = ""
+
+    def add(self, decision: Decision) -> None:
+        if decision.counted:
+            self.decisions += 1
+            if decision.kind == "move":
+                self.checker_decisions += 1
+            else:
+                self.cube_decisions += 1
+            self.total_loss += decision.loss
+            self.doubtful += decision.mark == "doubtful"
+            self.errors += decision.mark == "error"
+            self.blunders += decision.mark == "blunder"
+        if decision.luck is not None:
+            self.rolls += 1
+            self.luck += decision.luck
+
+    def finish(self) -> None:
+        self.error_rate = self.total_loss / self.decisions if self.decisions else 0.0
+        self.pr = 500 * self.error_rate
+        self.luck_rate = self.luck / self.rolls if self.rolls else 0.0
+        self.rating = error_rating(self.error_rate) if self.decisions else "N/A"
+        self.luck_rating = luck_rating(self.luck_rate) if self.rolls else "N/A"
+
+
+@dataclass(slots=True)
+class MatchAnalysis:
+    plies: int
+    engine: str
+    match_length: int
+    players: list[PlayerSummary]
+    decisions: list[Decision] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _crawford_games(record: MatRecord) -> set[int]:
+    """Indexes of the Crawford games: the first game after a player reaches N-1."""
+    if not record.crawford or not record.match_length:
+        return set()
+    target = record.match_length - 1
+    for index, game in enumerate(record.games):
+        if target in game.score and max(game.score) == target:
+            previous = record.games[index - 1].score if index else (0, 0)
+            if target not in previous:
+                return {index}
+            return set()
+    return set()
+
+
+class _GameWalker:
+    """Walks one game, keeping the cube, and analyses each action."""
+
+    def __init__(self, record: MatRecord, game: GameRecord, crawford: bool, level: Level,
+                 out: list[Decision]) -> None:
+        self.record, self.game, self.level, self.out = record, game, level, out
+        self.crawford = crawford
+        self.cube_value = 1
+        self.owner: int | None = None
+        self.offered: CubeEquities | None = None  # the double on the table
+        self.offer_cube: Cube | None = None
+        self.doubled_this_turn = False
+        self.seen_play = False
+        self.inner = Level(max(0, level.plies - 1))
+
+    def cube_for(self, player: int) -> Cube:
+        return Cube(self.cube_value, self.owner, player, self.record.match_length,
+                    self.game.score, self.crawford)
+
+    def board_before(self, index: int, player: int) -> Position:
+        """The board seen by ``player`` before action ``index`` (plays record it)."""
+        for turn in reversed(self.game.turns[:index]):
+            if turn.kind == "play":
+                assert turn.after is not None
+                return turn.after if turn.player == player else turn.after.swap()
+        return Position.initial()
+
+    def cube_equities(self, position: Position, cube: Cube, no_double: float | None,
+                      actual: bool) -> CubeEquities:
+        quick = evaluator.cube_equities(position, cube, Level(0), no_double)
+        if self.inner.plies == 0:
+            return quick
+        close = quick.no_double - min(quick.double_take, quick.double_pass) < CLOSE_CUBE
+        if not (actual or close):
+            return quick
+        return evaluator.cube_equities(position, cube, self.inner)
+
+    def run(self) -> None:
+        for index, turn in enumerate(self.game.turns):
+            if turn.kind == "double":
+                self.double(index, turn)
+            elif turn.kind in ("take", "drop"):
+                self.answer(index, turn)
+            elif turn.kind == "play":
+                self.play(index, turn)
+
+    def add(self, decision: Decision) -> None:
+        self.out.append(decision)
+
+    def double(self, index: int, turn: Turn) -> None:
+        position = self.board_before(index, turn.player)
+        cube = self.cube_for(turn.player)
+        self.doubled_this_turn = True
+        if not cube.mover_may_double:
+            self.offered = None  # a double gnubg would not allow: nothing to compare with
+            return
+        eqs = self.cube_equities(position, cube, None, actual=True)
+        self.offered, self.offer_cube = eqs, cube
+        chosen = min(eqs.double_take, eqs.double_pass)
+        loss = max(0.0, eqs.best - chosen)
+        self.add(Decision(
+            self.game.number, index, turn.player, "double", position.to_id(), "double",
+            "double" if eqs.should_double else "no double", chosen, eqs.best, loss,
+            mark(loss), True, cube=_cube_dict(eqs),
+        ))
+
+    def answer(self, index: int, turn: Turn) -> None:
+        eqs = self.offered
+        if turn.kind == "take":
+            self.cube_value *= 2
+            self.owner = turn.player
+        if eqs is None:
+            return
+        take, drop = -eqs.double_take, -eqs.double_pass
+        chosen = take if turn.kind == "take" else drop
+        best = max(take, drop)
+        loss = max(0.0, best - chosen)
+        position = self.board_before(index, turn.player)
+        self.add(Decision(
+            self.game.number, index, turn.player, turn.kind, position.to_id(), turn.kind,
+            "take" if take >= drop else "drop", chosen, best, loss, mark(loss), True,
+            cube=_cube_dict(eqs),
+        ))
+        self.offered = None
+
+    def play(self, index: int, turn: Turn) -> None:
+        assert turn.before is not None and turn.after is not None and turn.dice is not None
+        position, dice, player = turn.before, turn.dice, turn.player
+        cube = self.cube_for(player)
+        opening = not self.seen_play
+        self.seen_play = True
+        # Luck: this roll's best against the average roll, at 0-ply as gnubg does.
+        average, per_roll = evaluator.roll_average(position, cube, Level(0), opening=opening)
+        roll_key = (max(dice), min(dice))
+        luck = per_roll[roll_key] - average
+        if not opening and not self.doubled_this_turn and cube.mover_may_double:
+            eqs = self.cube_equities(position, cube, average if self.level.plies == 0 else None,
+                                     actual=False)
+            loss = max(0.0, eqs.best - eqs.no_double)
+            close = eqs.no_double - min(eqs.double_take, eqs.double_pass) < CLOSE_CUBE
+            self.add(Decision(
+                self.game.number, index, player, "no_double", position.to_id(), "no double",
+                "double" if eqs.should_double else "no double", eqs.no_double, eqs.best, loss,
+                mark(loss), close or loss > 0, cube=_cube_dict(eqs),
+            ))
+        self.doubled_this_turn = False
+        ranked = evaluator.rank_plays(position, dice, cube, self.level)
+        chosen_key = (turn.after.mover, turn.after.opponent)
+        if not ranked:
+            equity = best = per_roll[roll_key]
+            best_text = ""
+        else:
+            best = ranked[0][1]
+            equity = next((score for key, score in ranked if key == chosen_key), ranked[-1][1])
+            best_text = turn.play if equity >= best else _notation(position, dice, ranked[0][0])
+        loss = max(0.0, best - equity)
+        forced = len(ranked) <= 1
+        self.add(Decision(
+            self.game.number, index, player, "move", position.to_id(), turn.play, best_text,
+            equity, best, loss, "" if forced else mark(loss), not forced, dice=dice,
+            forced=forced, luck=luck, luck_mark=luck_mark(luck),
+        ))
+
+
+def _notation(position: Position, dice: tuple[int, int], result: evaluator.Result) -> str:
+    for play in legal_plays(position, *dice):
+        if (play.position.mover, play.position.opponent) == result:
+            return play.notation()
+    return "?"
+
+
+def _cube_dict(eqs: CubeEquities) -> dict[str, float]:
+    out = {"no_double": eqs.no_double, "double_take": eqs.double_take,
+           "double_pass": eqs.double_pass}
+    if eqs.mwc is not None:
+        out.update(mwc_no_double=eqs.mwc[0], mwc_double_take=eqs.mwc[1],
+                   mwc_double_pass=eqs.mwc[2])
+    return out
+
+
+def analyse_record(record: MatRecord, plies: int = 0,
+                   progress: Callable[[int, int], None] | None = None) -> MatchAnalysis:
+    """Analyse every decision of ``record`` with gnubg at ``plies`` (0-2)."""
+    if plies not in (0, 1, 2):
+        raise ValueError(f"plies is 0, 1 or 2, not {plies!r}")
+    level = Level(plies)
+    decisions: list[Decision] = []
+    crawford = _crawford_games(record)
+    for index, game in enumerate(record.games):
+        _GameWalker(record, game, index in crawford, level, decisions).run()
+        if progress is not None:
+            progress(index + 1, len(record.games))
+    players = [PlayerSummary(record.names[0]), PlayerSummary(record.names[1])]
+    for decision in decisions:
+        players[decision.player].add(decision)
+    for summary in players:
+        summary.finish()
+    return MatchAnalysis(plies, f"gnubg {evaluator.version()}", record.match_length, players,
+                         decisions)
+
+
+def analyse_mat(text: str, plies: int = 0) -> MatchAnalysis:
+    """Read and analyse a ``.mat`` text. Raises :class:`MatFileError` for a bad file."""
+    from tavla.analysis.matread import read_mat
+
+    return analyse_record(read_mat(text), plies)

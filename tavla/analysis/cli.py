@@ -1,0 +1,65 @@
+"""``python -m tavla.analysis FILE.mat [--plies N] [--json]``: analyse a match record."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from tavla.analysis.analyse import MatchAnalysis, analyse_record
+from tavla.analysis.matread import MatFileError, read_mat
+
+
+def format_summary(analysis: MatchAnalysis) -> str:
+    """Each player's PR, errors, blunders and luck as a small table."""
+    rows = [
+        ("", *(player.name for player in analysis.players)),
+        ("PR", *(f"{p.pr:.2f}" for p in analysis.players)),
+        ("Error rate (mEMG)", *(f"{1000 * p.error_rate:.1f}" for p in analysis.players)),
+        ("Decisions (unforced)", *(str(p.decisions) for p in analysis.players)),
+        ("Doubtful", *(str(p.doubtful) for p in analysis.players)),
+        ("Errors", *(str(p.errors) for p in analysis.players)),
+        ("Blunders", *(str(p.blunders) for p in analysis.players)),
+        ("Luck (EMG)", *(f"{p.luck:+.3f}" for p in analysis.players)),
+        ("Rating", *(p.rating for p in analysis.players)),
+        ("Luck rating", *(p.luck_rating for p in analysis.players)),
+    ]
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    lines = [f"Analysed at {analysis.plies}-ply with {analysis.engine}"]
+    lines += ["  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip()
+              for row in rows]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m tavla.analysis",
+        description="Analyse a Jellyfish .mat match with GNU Backgammon's neural nets.",
+    )
+    parser.add_argument("file", help="the .mat file ('-' reads standard input)")
+    parser.add_argument("--plies", type=int, choices=(0, 1, 2), default=0,
+                        help="evaluation depth (default 0)")
+    parser.add_argument("--json", action="store_true",
+                        help="print the whole analysis, every decision, as JSON")
+    args = parser.parse_args(argv)
+    try:
+        if args.file == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.file, encoding="utf-8", errors="replace") as handle:
+                text = handle.read()
+    except OSError as error:
+        print(f"{args.file}: {error.strerror}", file=sys.stderr)
+        return 2
+    try:
+        record = read_mat(text)
+    except MatFileError as error:
+        print(f"{args.file}: {error}", file=sys.stderr)
+        return 1
+    analysis = analyse_record(record, args.plies)
+    if args.json:
+        print(json.dumps(analysis.to_dict(), indent=1))
+    else:
+        print(format_summary(analysis))
+    return 0

@@ -1,0 +1,194 @@
+"""Read a Jellyfish ``.mat`` match record (ours, GNU Backgammon's, other programs') into
+plain values the analysis walks: for each game the score before it and every action with
+the position it was taken in.
+
+The layout is described in :mod:`tavla.engine.matfile`. Reading is lenient about spacing
+(which column an action is in is told by where it starts) and strict about content: every
+play is checked by the rules engine, and anything that cannot be read raises
+:class:`MatFileError` naming the line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Final
+
+from tavla.engine import Position, parse_play
+from tavla.engine.errors import EngineError
+
+#: Where the right-hand column (player 1) starts at the latest in a written line; an action
+#: starting at or after this column belongs to player 1 when it is alone on its line.
+_RIGHT_COLUMN: Final = 20
+
+_MATCH_LINE: Final = re.compile(r"^\s*(\d+)\s+point\s+match\s*$", re.IGNORECASE)
+_GAME_LINE: Final = re.compile(r"^\s*Game\s+(\d+)\s*$", re.IGNORECASE)
+_SCORE_LINE: Final = re.compile(r"^\s*(.+?)\s*:\s*(\d+)\s+(.+?)\s*:\s*(\d+)\s*$")
+_NUMBERED: Final = re.compile(r"^\s*\d+\)")
+_ACTION: Final = re.compile(
+    r"(?P<roll>[1-6]{2}):(?P<moves>(?:[ \t]+(?:bar|\d+)/(?:off|\d+)\*?(?:\(\d\))?)*)"
+    r"|(?P<double>(?:Doubles|Redoubles)\s*=>\s*(?P<value>\d+))"
+    r"|(?P<take>Takes|Accepts)"
+    r"|(?P<drop>Drops|Passes|Rejects)"
+    r"|(?P<wins>Wins\s+(?P<points>\d+)\s+points?)",
+    re.IGNORECASE,
+)
+_HEADER: Final = re.compile(r'^;\s*\[(\w[\w ]*?)\s+"(.*)"\]\s*$')
+
+
+class MatFileError(ValueError):
+    """The text is not a readable ``.mat`` record; ``line`` is the 1-based line number."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One action of a game.
+
+    ``kind`` is ``play`` (``dice`` rolled, ``before`` the mover's view of the board before
+    it, ``after`` after the play and before the turn passes, ``play`` its notation),
+    ``double`` (``cube`` is the new value), ``take``, ``drop`` or ``wins`` (``points``).
+    ``line`` is where the action was read.
+    """
+
+    player: int
+    kind: str
+    line: int
+    dice: tuple[int, int] | None = None
+    before: Position | None = None
+    after: Position | None = None
+    play: str = ""
+    cube: int = 0
+    points: int = 0
+
+
+@dataclass(slots=True)
+class GameRecord:
+    number: int
+    score: tuple[int, int]
+    turns: list[Turn] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class MatRecord:
+    """A whole ``.mat`` file: ``match_length`` 0 is a money session."""
+
+    match_length: int
+    names: tuple[str, str]
+    crawford: bool
+    games: list[GameRecord]
+
+
+def _actions(text: str, number: int) -> list[tuple[int, re.Match[str]]]:
+    """The actions on one line with the column each starts at."""
+    found: list[tuple[int, re.Match[str]]] = []
+    position = 0
+    stripped = text.rstrip()
+    while position < len(stripped):
+        if stripped[position].isspace():
+            position += 1
+            continue
+        match = _ACTION.match(stripped, position)
+        if match is None:
+            bad = stripped[position:].split()[0]
+            raise MatFileError(number, f"cannot read {bad!r}")
+        found.append((position, match))
+        position = match.end()
+    return found
+
+
+def read_mat(text: str) -> MatRecord:
+    """Parse and check a ``.mat`` record. Raises :class:`MatFileError` naming the line."""
+    lines = text.splitlines()
+    headers: dict[str, str] = {}
+    match_length: int | None = None
+    games: list[GameRecord] = []
+    names = ("Player 0", "Player 1")
+    game: GameRecord | None = None
+    board = Position.initial()  # player 0's view
+    expecting_score = False
+    for number, raw in enumerate(lines, start=1):
+        line = raw.replace("\t", "    ")
+        if not line.strip():
+            continue
+        header = _HEADER.match(line)
+        if header:
+            headers[header.group(1).strip().lower()] = header.group(2)
+            continue
+        if line.lstrip().startswith(";"):
+            continue
+        if match_length is None:
+            found = _MATCH_LINE.match(line)
+            if found is None:
+                raise MatFileError(number, "expected 'N point match' before the games")
+            match_length = int(found.group(1))
+            continue
+        game_line = _GAME_LINE.match(line)
+        if game_line:
+            game = GameRecord(int(game_line.group(1)), (0, 0))
+            games.append(game)
+            board = Position.initial()
+            expecting_score = True
+            continue
+        if game is None:
+            raise MatFileError(number, "expected 'Game 1'")
+        if expecting_score:
+            score = _SCORE_LINE.match(line)
+            if score is None:
+                raise MatFileError(number, "expected the score line 'Name : 0   Name : 0'")
+            names = (score.group(1).strip(), score.group(3).strip())
+            game.score = (int(score.group(2)), int(score.group(4)))
+            expecting_score = False
+            continue
+        numbered = _NUMBERED.match(line)
+        body_start = numbered.end() if numbered else 0
+        actions = _actions(line[body_start:], number)
+        if not actions:
+            continue
+        if len(actions) > 2:
+            raise MatFileError(number, "more than two actions on one line")
+        for index, (column, action) in enumerate(actions):
+            if len(actions) == 2:
+                player = index
+            else:
+                player = 1 if column >= _RIGHT_COLUMN else 0
+            board = _add_turn(game, board, player, action, number)
+    if match_length is None:
+        raise MatFileError(max(1, len(lines)), "no 'N point match' line")
+    crawford = headers.get("crawford", "on").lower() != "off"
+    return MatRecord(match_length, names, crawford and match_length > 0, games)
+
+
+def _add_turn(game: GameRecord, board: Position, player: int, action: re.Match[str],
+              number: int) -> Position:
+    """Append the action to ``game``; return the board (player 0's view) after it."""
+    if game.turns and game.turns[-1].kind in ("wins", "drop"):
+        if action.group("wins") is None:
+            raise MatFileError(number, "the game is already over")
+    if action.group("roll"):
+        roll = action.group("roll")
+        dice = (int(roll[0]), int(roll[1]))
+        view = board if player == 0 else board.swap()
+        moves = " ".join(action.group("moves").split())
+        try:
+            play = parse_play(view, dice[0], dice[1], moves or "pass")
+        except EngineError as error:
+            raise MatFileError(
+                number, f"player {player + 1}'s {roll}: {moves or '(no move)'}: {error}"
+            ) from error
+        game.turns.append(Turn(player, "play", number, dice=dice, before=view,
+                               after=play.position, play=play.notation()))
+        return play.position if player == 0 else play.position.swap()
+    if action.group("double"):
+        game.turns.append(Turn(player, "double", number, cube=int(action.group("value"))))
+    elif action.group("take"):
+        game.turns.append(Turn(player, "take", number))
+    elif action.group("drop"):
+        game.turns.append(Turn(player, "drop", number))
+    else:
+        game.turns.append(Turn(player, "wins", number, points=int(action.group("points"))))
+    return board
