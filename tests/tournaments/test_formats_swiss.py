@@ -251,7 +251,10 @@ def test_more_rounds_than_opponents_means_as_few_rematches_as_possible():
 @pytest.mark.parametrize(
     ("pairings", "message"),
     [
-        ([Pairing("R1-1", 1, Bracket.MAIN, 1, 2)], "seat every entrant"),
+        (
+            [Pairing("R1-1", 1, Bracket.MAIN, 1, 2), Pairing("R1-2", 1, Bracket.MAIN, 2, 3)],
+            "seats an entrant twice",
+        ),
         (
             [Pairing("R2-1", 2, Bracket.MAIN, 1, 2), Pairing("R2-2", 2, Bracket.MAIN, 3, 4)],
             "numbered",

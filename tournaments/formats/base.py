@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
@@ -195,13 +196,26 @@ class Pairing:
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """The outcome of one played pairing. Points are optional (round robin uses them)."""
+    """The outcome of one played pairing. Points are optional (round robin uses them).
+
+    ``forfeit``: decided without the match being played out (a no-show, a withdrawal).
+    ``both_lose``: a double forfeit (both players absent): neither won, both have a loss;
+    ``winner`` and ``loser`` then just name the two players. In elimination neither goes
+    through, so the next opponent has a bye (see :func:`Result.double_forfeit`).
+    """
 
     slot: str
     winner: EntrantId
     loser: EntrantId
     winner_points: int | None = None
     loser_points: int | None = None
+    forfeit: bool = False
+    both_lose: bool = False
+
+    @classmethod
+    def double_forfeit(cls, slot: str, a: EntrantId, b: EntrantId) -> Result:
+        """Both players of ``slot`` lose: nobody played, nobody goes through."""
+        return cls(slot, a, b, forfeit=True, both_lose=True)
 
 
 @dataclass(frozen=True)
@@ -212,17 +226,22 @@ class TournamentState:
     ``pairings``: every pairing the format returned so far, one per slot, the latest version of
     each (the manager updates a slot in place when the format returns it again with players).
     ``results``: one per played slot; byes have none.
+    ``withdrawn``: entrants out of the tournament (withdrawn, disqualified, absent without
+    notice). Swiss and round robin pair them no more; elimination keeps them in the draw
+    (the manager forfeits their matches).
     """
 
     seeds: Sequence[EntrantId]
     pairings: Sequence[Pairing] = ()
     results: Sequence[Result] = ()
+    withdrawn: AbstractSet[EntrantId] = frozenset()
 
     def __post_init__(self) -> None:
         # Stored as tuples so the state is really immutable whatever the caller passed.
         object.__setattr__(self, "seeds", tuple(self.seeds))
         object.__setattr__(self, "pairings", tuple(self.pairings))
         object.__setattr__(self, "results", tuple(self.results))
+        object.__setattr__(self, "withdrawn", frozenset(self.withdrawn))
 
     def with_result(self, result: Result) -> TournamentState:
         return replace(self, results=(*self.results, result))

@@ -12,6 +12,11 @@ the manager just records it as a bye. A bye is not a win and its "loser" is nobo
 loser of a bye slot would drop into a losers' or consolation bracket, nobody drops, and the
 player who would have met them enters one round later (that pairing is left out of the layout,
 so those brackets contain no byes; some slot numbers are then absent).
+
+A double forfeit (:meth:`Result.double_forfeit`, both players absent) knocks both out and
+sends nobody on: the next opponent has a bye (and where both sides of a later slot are
+nobody, that slot is void). Withdrawn players stay in the draw; the manager forfeits their
+matches.
 """
 
 from __future__ import annotations
@@ -48,9 +53,10 @@ from tournaments.formats.seeding import bracket_positions, next_power_of_two
 
 @dataclass(frozen=True, slots=True)
 class _Decided:
-    winner: EntrantId
+    winner: EntrantId | Bye  # BYE: nobody goes through (a double forfeit, a void slot)
     loser: EntrantId | Bye
     played: bool
+    both_out: tuple[EntrantId, ...] = ()  # a double forfeit's two players
 
 
 @dataclass
@@ -177,11 +183,18 @@ class EliminationFormat(Format):
                 continue
             if result is not None:
                 check_result_fits(pairing, result)
-                res.decided[pairing.slot] = _Decided(result.winner, result.loser, played=True)
+                if result.both_lose:
+                    both = (result.winner, result.loser)
+                    res.decided[pairing.slot] = _Decided(BYE, BYE, played=True, both_out=both)
+                else:
+                    res.decided[pairing.slot] = _Decided(result.winner, result.loser, played=True)
             elif pairing.is_bye and pairing.is_known:
                 entrant = pairing.b if isinstance(pairing.a, Bye) else pairing.a
                 assert isinstance(entrant, int)
                 res.decided[pairing.slot] = _Decided(entrant, BYE, played=False)
+            elif pairing.is_void:
+                # Nobody on either side (double forfeits fed it): nobody comes out of it.
+                res.decided[pairing.slot] = _Decided(BYE, BYE, played=False)
         return res
 
     def resolved_pairings(self, state: TournamentState) -> list[Pairing]:
@@ -209,6 +222,12 @@ class EliminationFormat(Format):
         """Each flight (main, consolation, last chance) and the brackets it is made of."""
         return {Bracket.MAIN: self.ranked_brackets}
 
+    def is_finished(self, state: TournamentState) -> bool:
+        """Every slot decided or made unnecessary (a final may have no champion: a double
+        forfeit)."""
+        res = self._resolve(state)
+        return all(p.slot in res.decided or p.slot in res.skipped for p in res.pairings)
+
     def standings(self, state: TournamentState) -> list[Standing]:
         """Placings: the champion, the runner-up, then everybody else by how far they got
         (a shared rank for those knocked out at the same stage); players still in share the
@@ -232,9 +251,19 @@ class EliminationFormat(Format):
             decided = res.decided.get(pairing.slot)
             if decided is None or pairing.bracket not in brackets:
                 continue
-            if not decided.played:
-                byes[decided.winner] += 1
+            if decided.both_out:
+                stage = self._elimination_stage(pairing, res)
+                for entrant in decided.both_out:
+                    if entrant not in losses:
+                        continue
+                    losses[entrant] += 1
+                    out_at[entrant] = stage if stage is not None else pairing.round
                 continue
+            if not decided.played:
+                if isinstance(decided.winner, int):
+                    byes[decided.winner] += 1
+                continue
+            assert isinstance(decided.winner, int)
             assert isinstance(decided.loser, int)
             wins[decided.winner] += 1
             losses[decided.loser] += 1
@@ -404,7 +433,7 @@ class SingleElimination(EliminationFormat):
         if final is None:
             return None
         decided = self._resolve(state).decided.get(final)
-        return decided.winner if decided else None
+        return decided.winner if decided and isinstance(decided.winner, int) else None
 
     def champion(self, state: TournamentState) -> EntrantId | None:
         return self._bracket_champion(state, Bracket.MAIN)
@@ -412,10 +441,6 @@ class SingleElimination(EliminationFormat):
     def consolation_champion(self, state: TournamentState) -> EntrantId | None:
         """The consolation winner once that bracket is done; None before, or if there is none."""
         return self._bracket_champion(state, Bracket.CONSOLATION)
-
-    def is_finished(self, state: TournamentState) -> bool:
-        res = self._resolve(state)
-        return all(p.slot in res.decided or p.slot in res.skipped for p in res.pairings)
 
 
 class DoubleElimination(EliminationFormat):
@@ -494,7 +519,8 @@ class DoubleElimination(EliminationFormat):
             if decided is not None:
                 if slot == "GF" and self.options["bracket_reset"] and "GF2" not in res.skipped:
                     return None  # the losers' champion won GF: GF2 decides
-                return decided.winner
+                # Nobody (BYE) when the final was a double forfeit.
+                return decided.winner if isinstance(decided.winner, int) else None
         return None
 
 

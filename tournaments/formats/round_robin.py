@@ -9,13 +9,26 @@ nothing). The second cycle of a double round robin repeats the first with sides 
 Rounds are played in order: :meth:`RoundRobin.next_pairings` offers the earliest round that
 still has matches to play.
 
+A player who leaves (``TournamentState.withdrawn``: withdrawn, disqualified, absent without
+notice) is paired no more, by this rule (the one many chess and backgammon round robins use):
+
+- **Fewer than half of their games played** (forfeits do not count as played): their
+  results are annulled, for them and for their opponents, and their remaining games are
+  not played: each remaining opponent has a bye that round, worth nothing. They are listed
+  last in the standings.
+- **Half or more played**: their results stand, and each remaining game is lost by forfeit
+  (the manager records the forfeit when the round comes).
+
+A double forfeit (:meth:`Result.double_forfeit`) is a loss for both players.
+
 Standings: wins, then head-to-head (wins against the others on the same number of wins), then
 points difference (from the results' match points, where given), then seed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from functools import lru_cache
 from types import MappingProxyType
 
@@ -68,11 +81,36 @@ class RoundRobin(Format):
             check_result_fits(by_slot[slot], result)
         return schedule, results
 
+    def _resolved(
+        self, state: TournamentState
+    ) -> tuple[list[Pairing], dict[str, Result], frozenset[EntrantId]]:
+        """The schedule with the games of annulled players taken out (their opponent has a
+        bye), the results that count, and the annulled players."""
+        schedule, results = self._checked(state)
+        annulled = annulled_entrants(schedule, results, state.withdrawn)
+
+        def side(entrant: Side) -> Side:
+            return BYE if entrant in annulled else entrant
+
+        pairings = [
+            pairing
+            if pairing.slot in results or not set(pairing.entrants) & annulled
+            else _bye_last(pairing.slot, pairing.round, side(pairing.a), side(pairing.b))
+            for pairing in schedule
+        ]
+        counted = {
+            slot: result
+            for slot, result in results.items()
+            if result.winner not in annulled and result.loser not in annulled
+        }
+        return pairings, counted, annulled
+
     def resolved_pairings(self, state: TournamentState) -> list[Pairing]:
-        return list(self._checked(state)[0])
+        return self._resolved(state)[0]
 
     def next_pairings(self, state: TournamentState) -> list[Pairing]:
-        schedule, results = self._checked(state)
+        schedule, _, _ = self._resolved(state)
+        results = self._checked(state)[1]
         to_play = [p for p in schedule if p.is_playable and p.slot not in results]
         if not to_play:
             return []
@@ -83,15 +121,20 @@ class RoundRobin(Format):
 
     def standings(self, state: TournamentState) -> list[Standing]:
         seeds = check_seeds(state.seeds)
-        schedule, results = self._checked(state)
+        schedule, results, annulled = self._resolved(state)
         wins = dict.fromkeys(seeds, 0)
         losses = dict.fromkeys(seeds, 0)
         byes = dict.fromkeys(seeds, 0)
         points_difference = dict.fromkeys(seeds, 0)
         for pairing in schedule:
-            if pairing.is_bye and isinstance(pairing.a, int):
-                byes[pairing.a] += 1
+            if pairing.is_bye:
+                for entrant in pairing.entrants:
+                    byes[entrant] += 1
         for result in results.values():
+            if result.both_lose:
+                losses[result.winner] += 1
+                losses[result.loser] += 1
+                continue
             wins[result.winner] += 1
             losses[result.loser] += 1
             if result.winner_points is not None and result.loser_points is not None:
@@ -100,12 +143,18 @@ class RoundRobin(Format):
                 points_difference[result.loser] -= margin
         head_to_head = dict.fromkeys(seeds, 0)
         for result in results.values():
-            if wins[result.winner] == wins[result.loser]:
+            if not result.both_lose and wins[result.winner] == wins[result.loser]:
                 head_to_head[result.winner] += 1
         seed_of = {entrant: index for index, entrant in enumerate(seeds, start=1)}
         ordered = sorted(
             seeds,
-            key=lambda e: (-wins[e], -head_to_head[e], -points_difference[e], seed_of[e]),
+            key=lambda e: (
+                e in annulled,
+                -wins[e],
+                -head_to_head[e],
+                -points_difference[e],
+                seed_of[e],
+            ),
         )
         return [
             Standing(
@@ -124,11 +173,35 @@ class RoundRobin(Format):
         ]
 
     def is_finished(self, state: TournamentState) -> bool:
-        schedule, results = self._checked(state)
+        schedule, _, _ = self._resolved(state)
+        results = self._checked(state)[1]
         return all(p.slot in results for p in schedule if p.is_playable)
 
     def champion(self, state: TournamentState) -> EntrantId | None:
         return self.standings(state)[0].entrant if self.is_finished(state) else None
+
+
+def annulled_entrants(
+    schedule: Sequence[Pairing], results: Mapping[str, Result], withdrawn: AbstractSet[EntrantId]
+) -> frozenset[EntrantId]:
+    """The withdrawn entrants who played fewer than half of their games (a forfeit is not a
+    game played): their results are annulled."""
+    annulled: set[EntrantId] = set()
+    for entrant in withdrawn:
+        games = [p for p in schedule if p.is_playable and entrant in p.entrants]
+        played = sum(
+            1 for p in games if p.slot in results and not results[p.slot].forfeit
+        )
+        if 2 * played < len(games):
+            annulled.add(entrant)
+    return frozenset(annulled)
+
+
+def _bye_last(slot: str, round_number: int, a: Side, b: Side) -> Pairing:
+    """A round-robin pairing with its bye (if any) on side b, as the schedule has them."""
+    if isinstance(a, Bye) and not isinstance(b, Bye):
+        a, b = b, a
+    return Pairing(slot, round_number, Bracket.MAIN, a, b)
 
 
 @lru_cache(maxsize=64)

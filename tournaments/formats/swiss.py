@@ -17,6 +17,15 @@ Pairing a round (:func:`swiss_pairs`):
    (:mod:`tournaments.formats.matching`) when they are few. The greedy walk never backtracks,
    so a round of 1,024 players takes milliseconds.
 
+Withdrawn players (``TournamentState.withdrawn``: withdrawn, disqualified, absent without
+notice) are paired no more, as FIDE's Swiss rules have it; the round is paired among the
+others (with a bye if they are odd). Their results stand: they keep their place in the
+standings with the wins they had, and their past opponents' Buchholz counts those wins. With
+fewer than two players left, no further round is paired and the Swiss ends.
+
+A double forfeit (:meth:`Result.double_forfeit`) is a loss for both players and a win for
+neither; the two still count as having met (they are not paired together again).
+
 Standings: wins (byes included), Buchholz (sum of opponents' wins), median Buchholz (the same
 without the best and worst opponent, from three opponents on), Sonneborn-Berger (sum of the wins
 of the opponents one beat), then seed.
@@ -79,18 +88,26 @@ class Swiss(Format):
         if record.last_round == 0:
             return self._pair_round(record, 1)
         pending = record.pending()
-        if pending or record.last_round >= self.rounds:
+        if pending or self._over(record):
             return pending
         return self._pair_round(record, record.last_round + 1)
+
+    def _over(self, record: _SwissRecord) -> bool:
+        """No round left to pair: the last one is paired, or fewer than two players remain."""
+        return record.last_round >= self.rounds or len(record.active()) < 2
 
     def resolved_pairings(self, state: TournamentState) -> list[Pairing]:
         return list(_SwissRecord.build(state).pairings)
 
     def _pair_round(self, record: _SwissRecord, round_number: int) -> list[Pairing]:
-        if round_number > self.rounds:
+        if round_number > self.rounds or len(record.active()) < 2:
             return []
+        active = set(record.active())
         pairs, bye = swiss_pairs(
-            record.ranked(), record.score, record.opponents_sets(), record.byes
+            [e for e in record.ranked() if e in active],
+            record.score,
+            record.opponents_sets(),
+            record.byes,
         )
         pairings = [
             Pairing(f"R{round_number}-{board}", round_number, Bracket.MAIN, a, b)
@@ -142,7 +159,7 @@ class Swiss(Format):
 
     def is_finished(self, state: TournamentState) -> bool:
         record = _SwissRecord.build(state)
-        return record.last_round >= self.rounds and not record.pending()
+        return self._over(record) and not record.pending()
 
     def champion(self, state: TournamentState) -> EntrantId | None:
         return self.standings(state)[0].entrant if self.is_finished(state) else None
@@ -155,6 +172,7 @@ class _SwissRecord:
     seeds: tuple[EntrantId, ...]
     pairings: list[Pairing]
     results: dict[str, Result]
+    withdrawn: frozenset[EntrantId] = frozenset()
     last_round: int = 0
     score: dict[EntrantId, int] = field(default_factory=dict)  # wins, byes included
     losses: dict[EntrantId, int] = field(default_factory=dict)
@@ -186,17 +204,18 @@ class _SwissRecord:
         if sorted(rounds) != list(range(1, last_round + 1)):
             raise PairingError("Swiss rounds must be numbered 1, 2, 3, ...", code="bad_pairing")
         for round_number, round_pairings in rounds.items():
-            seated = sorted(e for p in round_pairings for e in p.entrants)
-            if seated != sorted(seeds):
+            # Everybody still in, once; a player out of the tournament then is missing.
+            seated = [e for p in round_pairings for e in p.entrants]
+            if len(seated) != len(set(seated)):
                 raise PairingError(
-                    f"Round {round_number} must seat every entrant exactly once.",
-                    code="bad_pairing",
+                    f"Round {round_number} seats an entrant twice.", code="bad_pairing"
                 )
         results = index_results(state.results, by_slot)
         record = cls(
             seeds=seeds,
             pairings=sorted(by_slot.values(), key=lambda p: (p.round, _board(p.slot))),
             results=results,
+            withdrawn=frozenset(state.withdrawn),
             last_round=last_round,
             score=dict.fromkeys(seeds, 0),
             losses=dict.fromkeys(seeds, 0),
@@ -225,6 +244,10 @@ class _SwissRecord:
                     )
                 continue
             check_result_fits(pairing, result)
+            if result.both_lose:
+                record.losses[result.winner] += 1
+                record.losses[result.loser] += 1
+                continue
             record.score[result.winner] += 1
             record.losses[result.loser] += 1
             record.beaten[result.winner].append(result.loser)
@@ -238,6 +261,10 @@ class _SwissRecord:
             and pairing.is_playable
             and pairing.slot not in self.results
         ]
+
+    def active(self) -> list[EntrantId]:
+        """The entrants still to be paired, in seed order."""
+        return [entrant for entrant in self.seeds if entrant not in self.withdrawn]
 
     def ranked(self) -> list[EntrantId]:
         """Pairing order: most wins first, then seed."""
