@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy as _
 
 from matches import admin_views, services
 from matches.models import Event, Game, Match, Player, RatingRecord, Table
+from matches.rules import rule_fieldsets
 from matches.secret_fields import SecretFieldsGuard
 
 
@@ -70,20 +71,15 @@ class TableAdmin(SecretFieldsGuard, admin.ModelAdmin):
     search_fields = ["name"]
     readonly_fields = ["created_by", "created_at", "seat0", "seat1"]
     fieldsets = [
-        (None, {"fields": ["name", "is_public", "is_rated", "created_by", "created_at"]}),
+        (None, {"fields": ["name", "created_by", "created_at"]}),
         (_("Seats"), {
             "fields": ["seat0", "seat1", "reserved0", "reserved1"],
             "description": _("Players sit and stand themselves; a tournament pairing "
                              "reserves the seats."),
         }),
-        (_("Cube and scoring"), {"fields": ["cube_enabled", "gammons_enabled"]}),
-        (_("Match and clock"), {
-            "fields": ["match_length", "crawford", "clock_enabled", "clock_delay",
-                       "clock_reserve_seconds", "clock_reserve_per_point", "grace_seconds",
-                       "flag_penalty"],
-            "description": _("A match keeps the rules it started with; changes apply to the "
-                             "next match at this table."),
-        }),
+        *rule_fieldsets(descriptions={"match": _(
+            "A match keeps the rules it started with; changes apply to the next match at "
+            "this table.")}),
     ]
 
     def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> list[Any]:

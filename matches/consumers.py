@@ -31,6 +31,7 @@ from matches.broadcast import LOBBY_GROUP, table_group
 from matches.clocks import match_check_clock
 from matches.errors import ServiceError
 from matches.models import Match, MatchStatus, Player, Table
+from matches.rules import rules_shown
 from matches.selectors import match_state, open_tables
 
 logger = logging.getLogger(__name__)
@@ -45,24 +46,6 @@ LOBBY_SIZE = 100
 # -- what a table and the lobby look like to a client (plain dicts, JSON-ready) -------------
 
 
-def table_rules(table: Table) -> dict[str, Any]:
-    """The rules a table plays, as the lobby and the board show them."""
-    control = table.time_control()
-    clock = None
-    if control is not None:
-        clock = {"delay": control.delay, "reserve": control.reserve_for(table.match_length),
-                 "reserve_per_point": control.reserve_per_point or None,
-                 "flag_penalty": table.flag_penalty}
-    return {
-        "match_length": table.match_length,
-        "cube": table.cube_enabled,
-        "gammons": table.gammons_enabled,
-        "crawford": table.crawford,
-        "rated": table.is_rated,
-        "clock": clock,
-    }
-
-
 def _seat_dict(player: Player | None) -> dict[str, Any] | None:
     if player is None:
         return None
@@ -75,7 +58,7 @@ def table_dict(table: Table, match: Match | None) -> dict[str, Any]:
         "id": table.pk,
         "name": table.name,
         "is_public": table.is_public,
-        "rules": table_rules(table),
+        "rules": rules_shown(table),
         "seats": [_seat_dict(table.seat0), _seat_dict(table.seat1)],
         "reserved": bool(table.reserved0_id or table.reserved1_id),
         "match_id": match.pk if match is not None else None,

@@ -8,7 +8,7 @@ from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
-from matches.models import FlagPenalty
+from matches.rules import RULES
 from tavla.engine.clock import PRESETS
 
 CLOCK_CHOICES = [
@@ -21,30 +21,25 @@ CLOCK_CHOICES = [
 
 
 class TableForm(forms.Form):
-    """A new table: the options of :func:`matches.services.table_create`, clock as a preset."""
+    """A new table: the options of :func:`matches.services.table_create` that have a
+    ``form_label`` in :mod:`matches.rules`, with the clock as a preset."""
 
     name = forms.CharField(label=_("Name"), max_length=80)
-    match_length = forms.IntegerField(
-        label=_("Match to (points)"), min_value=1, max_value=99, required=False, initial=3,
-        help_text=_("Leave empty for a money session."),
-    )
-    cube_enabled = forms.BooleanField(label=_("Doubling cube"), required=False, initial=True)
-    gammons_enabled = forms.BooleanField(label=_("Gammons and backgammons count"),
-                                         required=False, initial=True)
-    crawford = forms.BooleanField(label=_("Crawford rule"), required=False, initial=True)
-    is_rated = forms.BooleanField(label=_("Rated"), required=False, initial=True)
-    clock = forms.ChoiceField(label=_("Clock"), choices=CLOCK_CHOICES, initial="none")
-    flag_penalty = forms.ChoiceField(label=_("When a flag falls"), choices=FlagPenalty.choices,
-                                     initial=FlagPenalty.GAME)
-    is_public = forms.BooleanField(label=_("Listed in the lobby"), required=False, initial=True)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for rule in RULES:
+            if rule.name == "clock_enabled":  # the preset stands for the clock's rules
+                self.fields["clock"] = forms.ChoiceField(
+                    label=_("Clock"), choices=CLOCK_CHOICES, initial="none")
+            if rule.form_label is not None:
+                self.fields[rule.name] = rule.form_field()
 
     def table_options(self) -> dict[str, Any]:
         """Keyword arguments for ``services.table_create`` (call after ``is_valid()``)."""
         data = self.cleaned_data
         options: dict[str, Any] = {
-            key: data[key]
-            for key in ("match_length", "cube_enabled", "gammons_enabled", "crawford",
-                        "is_rated", "flag_penalty", "is_public")
+            rule.name: data[rule.name] for rule in RULES if rule.form_label is not None
         }
         control = PRESETS.get(data["clock"])
         options["clock_enabled"] = control is not None

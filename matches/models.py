@@ -6,12 +6,13 @@ Only :mod:`matches.services` writes to these models; everything else reads throu
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from matches.rules import add_rule_fields, rule_names
 from tavla.engine.clock import TimeControl
 
 
@@ -38,37 +39,33 @@ class Player(models.Model):
         return self.display_name
 
 
-class FlagPenalty(models.TextChoices):
-    GAME = "game", _("Lose the game (single × cube), go on with delay only")
-    MATCH = "match", _("Lose the match (USBGF)")
-
-
 class PlayingRules(models.Model):
-    """The rules of play a table sets, and that a tournament's table template copies."""
+    """What a table and a tournament's table template share: the rules of
+    :mod:`matches.rules`, as fields (added from the declaration, see :class:`TableRules` and
+    :class:`TemplateRules`)."""
 
-    cube_enabled = models.BooleanField(_("doubling cube"), default=True)
-    gammons_enabled = models.BooleanField(_("gammons and backgammons"), default=True)
-    crawford = models.BooleanField(_("Crawford rule"), default=True)
-    clock_enabled = models.BooleanField(_("clock"), default=False)
-    clock_delay = models.FloatField(_("delay per move (s)"), default=12.0)
-    clock_reserve_seconds = models.FloatField(_("reserve (s)"), default=0.0)
-    clock_reserve_per_point = models.FloatField(_("reserve per match point (s)"), default=120.0)
-    grace_seconds = models.FloatField(_("grace for a disconnected player (s)"), default=60.0)
-    flag_penalty = models.CharField(
-        _("a flag costs"), max_length=10, choices=FlagPenalty.choices, default=FlagPenalty.GAME,
-    )
+    if TYPE_CHECKING:  # the fields, for mypy; a test checks they match the declaration
+        crawford: bool
+        cube_enabled: bool
+        gammons_enabled: bool
+        clock_enabled: bool
+        clock_delay: float
+        clock_reserve_seconds: float
+        clock_reserve_per_point: float
+        grace_seconds: float
+        flag_penalty: str
+        is_public: bool
+        is_rated: bool
 
-    RULE_FIELDS = (
-        "cube_enabled", "gammons_enabled", "crawford", "clock_enabled", "clock_delay",
-        "clock_reserve_seconds", "clock_reserve_per_point", "grace_seconds", "flag_penalty",
-    )
+    # A tournament's template has the rules a template sets (``Rule.template``).
+    is_template: ClassVar[bool] = False
 
     class Meta:
         abstract = True
 
-    def playing_rules(self) -> dict[str, Any]:
+    def rule_values(self) -> dict[str, Any]:
         """These rules as keyword arguments of :func:`matches.services.table_create`."""
-        return {name: getattr(self, name) for name in self.RULE_FIELDS}
+        return {name: getattr(self, name) for name in rule_names(template=self.is_template)}
 
     def time_control(self) -> TimeControl | None:
         if not self.clock_enabled:
@@ -81,12 +78,33 @@ class PlayingRules(models.Model):
         )
 
 
-class Table(PlayingRules):
+class TableRules(PlayingRules):
+    """Every rule of :data:`matches.rules.RULES`, as a table's fields."""
+
+    if TYPE_CHECKING:
+        match_length: int | None
+
+    class Meta:
+        abstract = True
+
+
+class TemplateRules(PlayingRules):
+    """The rules a tournament's table template sets (a match length is set per round)."""
+
+    is_template = True
+
+    class Meta:
+        abstract = True
+
+
+add_rule_fields(TableRules)
+add_rule_fields(TemplateRules)
+
+
+class Table(TableRules):
     """Where two players sit, and the rules the matches at it are played by."""
 
     name = models.CharField(_("name"), max_length=80)
-    is_public = models.BooleanField(_("public"), default=True)
-    is_rated = models.BooleanField(_("rated"), default=True)
     created_by = models.ForeignKey(
         Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
         verbose_name=_("created by"),
@@ -114,11 +132,6 @@ class Table(PlayingRules):
     scripted_dice: models.JSONField[Any] = models.JSONField(
         _("scripted dice"), default=list, blank=True,
     )
-    match_length = models.PositiveSmallIntegerField(
-        _("match length"), null=True, blank=True,
-        help_text=_("Points to win the match; empty for a money session."),
-    )
-
     class Meta:
         verbose_name = _("table")
         verbose_name_plural = _("tables")

@@ -13,13 +13,13 @@ from rest_framework import serializers
 
 from matches.models import (
     Event,
-    FlagPenalty,
     Match,
     MatchStatus,
     Player,
     RatingRecord,
     Table,
 )
+from matches.rules import RULES, rule_names
 from matches.services import PLAYER_ACTIONS
 from tavla.engine.clock import PRESETS
 
@@ -72,11 +72,8 @@ class PlayerBriefSerializer(serializers.ModelSerializer[Player]):
 
 # -- tables ------------------------------------------------------------------------------------
 
-RULE_FIELDS = [
-    "is_public", "is_rated", "cube_enabled", "gammons_enabled", "match_length", "crawford",
-    "clock_enabled", "clock_delay", "clock_reserve_seconds", "clock_reserve_per_point",
-    "grace_seconds", "flag_penalty",
-]
+# Every table option (matches.rules), in the declaration's order.
+RULE_FIELDS = list(rule_names())
 
 
 class TableSerializer(serializers.ModelSerializer[Table]):
@@ -110,16 +107,13 @@ class TableCreateSerializer(serializers.ModelSerializer[Table]):
         choices=sorted(PRESETS), required=False, write_only=True,
         help_text="A named time control: sets clock_enabled and the clock fields.",
     )
-    match_length = serializers.IntegerField(
-        min_value=1, max_value=99, allow_null=True, required=False, default=None,
-        help_text="Points to win the match; null for a money session.",
-    )
-    flag_penalty = serializers.ChoiceField(choices=FlagPenalty.choices, required=False)
-
     class Meta:
         model = Table
         fields = ["name", "clock_preset", *RULE_FIELDS]
-        extra_kwargs = {"name": {"required": True}}
+        extra_kwargs = {"name": {"required": True}, **{
+            rule.name: {"min_value": rule.min_value, "max_value": rule.max_value,
+                        "allow_null": True, "required": False, "default": None}
+            for rule in RULES if rule.kind == "points"}}
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         preset = attrs.pop("clock_preset", None)
@@ -131,10 +125,9 @@ class TableCreateSerializer(serializers.ModelSerializer[Table]):
                              clock_reserve_seconds=control.reserve_seconds,
                              clock_reserve_per_point=control.reserve_per_point,
                              grace_seconds=control.grace)
-        for name in ("clock_delay", "clock_reserve_seconds", "clock_reserve_per_point",
-                     "grace_seconds"):
-            if attrs.get(name, 0) < 0:
-                raise serializers.ValidationError({name: "Must not be negative."})
+        for rule in RULES:
+            if rule.kind == "seconds" and attrs.get(rule.name, 0) < 0:
+                raise serializers.ValidationError({rule.name: "Must not be negative."})
         return attrs
 
 

@@ -24,11 +24,11 @@ from matches.models import (
     Match,
     MatchStatus,
     Player,
-    PlayingRules,
     RatingRecord,
     Table,
 )
 from matches.ratings import fibs_rating_change
+from matches.rules import rule_names
 from matches.signals import match_finished
 from matches.state import MatchDice, load_state, replay_events, rules_for_table
 from tavla.engine import EngineError
@@ -69,7 +69,8 @@ def player_for_user(user: Any) -> Player:
     return player
 
 
-TABLE_RULE_FIELDS: Final = ("is_public", "is_rated", "match_length", *PlayingRules.RULE_FIELDS)
+# The keyword arguments of table_create: every option of matches.rules.
+TABLE_RULE_FIELDS: Final = rule_names()
 
 
 def clock_preset_fields(preset: str) -> dict[str, Any]:

@@ -11,7 +11,8 @@ from typing import Any
 
 from django.conf import settings
 
-from matches.models import Event, FlagPenalty, LogKind, Match, Table
+from matches.models import Event, LogKind, Match, Table
+from matches.rules import FlagPenalty
 from tavla.engine.dice import FairDice, ScriptedDice
 from tavla.engine.match import MatchState, Rules
 

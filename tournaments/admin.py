@@ -18,6 +18,7 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 
 from matches.errors import ServiceError
+from matches.rules import rule_fieldsets
 from tournaments import formats, services
 from tournaments.models import (
     Entry,
@@ -141,10 +142,8 @@ class TournamentAdmin(admin.ModelAdmin):
                                               "rng_seed", "max_entries")}),
         (_("Rounds"), {"fields": ("match_lengths", "auto_pair", "over_the_board",
                                   "no_show_minutes")}),
-        (_("Table template"), {"fields": (
-            ("is_public", "is_rated"), ("cube_enabled", "gammons_enabled", "crawford"),
-            "clock_enabled", ("clock_delay", "clock_reserve_seconds", "clock_reserve_per_point"),
-            "grace_seconds", "flag_penalty")}),
+        # The table template: every rule a tournament's tables are played by.
+        *rule_fieldsets(template=True, prefix=_("Table template: ")),
         (_("Progress"), {"fields": ("current_round", "champion", "started_at",
                                     "finished_at")}),
     )

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from matches.models import Match, Player, PlayingRules, Table
+from matches.models import Match, Player, Table, TemplateRules
 
 
 class TournamentStatus(models.IntegerChoices):
@@ -52,7 +52,7 @@ def default_format_options() -> dict[str, Any]:
     return {}
 
 
-class Tournament(PlayingRules):
+class Tournament(TemplateRules):
     name = models.CharField(_("name"), max_length=120)
     description = models.TextField(_("description"), blank=True)
     director = models.ForeignKey(
@@ -103,10 +103,8 @@ class Tournament(PlayingRules):
         help_text=_("A paired player who has not sat down this long after the pairing loses "
                     "by forfeit. Empty: no limit."),
     )
-    # Table template: the rules every match of the tournament is played by.
-    is_public = models.BooleanField(_("public tables"), default=True)
-    is_rated = models.BooleanField(_("rated"), default=True)
-    # ...and the rules of play, from PlayingRules.
+    # The table template (the rules every match of the tournament is played by) comes from
+    # TemplateRules: see matches.rules.
     # Progress
     current_round = models.PositiveSmallIntegerField(
         _("round released"), default=0, editable=False,
@@ -147,10 +145,6 @@ class Tournament(PlayingRules):
         if bracket == "final":
             return lengths[-1]
         return lengths[min(number, len(lengths)) - 1]
-
-    def table_rules(self) -> dict[str, Any]:
-        """The template as keyword arguments of :func:`matches.services.table_create`."""
-        return {"is_public": self.is_public, "is_rated": self.is_rated, **self.playing_rules()}
 
 
 class EntryStatus(models.IntegerChoices):

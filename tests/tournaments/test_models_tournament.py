@@ -27,6 +27,6 @@ def test_round_n_plays_the_nth_length_and_later_rounds_the_last(lengths, bracket
 
 
 def test_the_table_template_is_exactly_what_table_create_accepts():
-    rules = Tournament().table_rules()
+    rules = Tournament().rule_values()
     assert set(rules) <= set(TABLE_RULE_FIELDS)
     assert set(TABLE_RULE_FIELDS) - set(rules) == {"match_length"}  # set per round

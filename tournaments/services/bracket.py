@@ -158,7 +158,7 @@ def open_pairing(tournament: Tournament, row: Pairing, entries: dict[int, Entry]
         table = match_services.table_create(
             name=f"{tournament.name} · {row.slot}"[:80],
             match_length=row.round.match_length,
-            **tournament.table_rules(),
+            **tournament.rule_values(),
         )
         Table.objects.filter(pk=table.pk).update(reserved0=a.player, reserved1=b.player)
         row.table = table
