@@ -1,6 +1,10 @@
 # Tavla: `make run` starts the whole club server, `make test` checks everything.
 # Needs only Python 3.11+ and make; everything else goes into .venv.
 
+# Tavla is safe by default (DEBUG off, a real SECRET_KEY required); these targets are the
+# developer's tools, so they run in development mode unless the environment says otherwise.
+export DEBUG ?= 1
+
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python

@@ -51,6 +51,8 @@ from matches.serializers import (
     TokenRequestSerializer,
     TokenSerializer,
 )
+from tavla.security import LOCKED_OUT_STATUS, lockout_message
+from tavla.throttles import TokenRateThrottle
 
 
 def _errors(*codes: int) -> dict[int, OpenApiResponse]:
@@ -90,6 +92,7 @@ class TokenView(APIView):
 
     authentication_classes: Sequence[type[BaseAuthentication]] = []
     permission_classes = [permissions.AllowAny]
+    throttle_classes = [TokenRateThrottle]
 
     @extend_schema(request=TokenRequestSerializer,
                    responses={200: TokenSerializer, **_errors(400, 401)},
@@ -99,6 +102,8 @@ class TokenView(APIView):
         serializer.is_valid(raise_exception=True)
         user = authenticate(request._request, username=serializer.validated_data["username"],
                             password=serializer.validated_data["password"])
+        if getattr(request._request, "axes_locked_out", False):
+            return error_response("locked_out", lockout_message(), LOCKED_OUT_STATUS)
         if user is None or not user.is_active:
             return error_response("authentication_failed", "Wrong username or password.",
                                   status.HTTP_401_UNAUTHORIZED)

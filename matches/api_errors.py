@@ -42,6 +42,7 @@ _DRF_CODES: Final[dict[str, str]] = {
     "parse_error": "malformed",
     "invalid": "invalid",
     "permission_denied": "forbidden",
+    "throttled": "rate_limited",
 }
 
 

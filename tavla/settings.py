@@ -39,12 +39,14 @@ def env_list(name: str, default: str = "") -> list[str]:
 
 
 # --- Security ---------------------------------------------------------------------------
+# Safe unless told otherwise: DEBUG is off unless DEBUG=1 (`make run`, the tests and CI set
+# it for themselves), and with DEBUG off Tavla refuses to start on a development key.
 
-DEBUG = env_bool("DEBUG", True)
+DEBUG = env_bool("DEBUG", False)
 
 DEV_SECRET_KEY = "django-insecure-tavla-dev-key-do-not-use-in-production"
 SECRET_KEY = os.environ.get("SECRET_KEY") or DEV_SECRET_KEY
-if not DEBUG and SECRET_KEY == DEV_SECRET_KEY:
+if not DEBUG and (SECRET_KEY == DEV_SECRET_KEY or SECRET_KEY.startswith("django-insecure")):
     raise ImproperlyConfigured(
         "SECRET_KEY is not set. With DEBUG off Tavla refuses to start on the built-in "
         "development key: set SECRET_KEY to a long random string, for example "
@@ -54,10 +56,34 @@ if not DEBUG and SECRET_KEY == DEV_SECRET_KEY:
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
-if env_bool("TAVLA_HTTPS", False):
+TAVLA_HTTPS = env_bool("TAVLA_HTTPS", False)
+if TAVLA_HTTPS:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = True
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = int(os.environ.get("TAVLA_HSTS_SECONDS", str(365 * 24 * 3600)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("TAVLA_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("TAVLA_HSTS_PRELOAD", True)
+    # /healthz answers a load balancer on plain HTTP inside the network.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+
+# Content Security Policy (django-csp): scripts, styles, images, fonts, sockets and forms of
+# the site's own origin only; nothing inline, nothing from elsewhere, no framing.
+CONTENT_SECURITY_POLICY: dict[str, Any] = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 
 # --- Applications -----------------------------------------------------------------------
 
@@ -74,6 +100,8 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "channels",
+    "axes",
+    "csp",
     "tavla",
     "matches",
     "tournaments",
@@ -88,6 +116,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into its lockout answer.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "tavla.urls"
@@ -206,6 +237,10 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
 
 # Scripted dice exist for tests and demonstrations only; production always rolls fair dice.
 TAVLA_SCRIPTED_DICE = env_bool("TAVLA_SCRIPTED_DICE", False)
+if TAVLA_SCRIPTED_DICE and not DEBUG:
+    raise ImproperlyConfigured(
+        "TAVLA_SCRIPTED_DICE is for tests and demonstrations: it is refused with DEBUG off."
+    )
 # Open boards refresh their presence this often; one unrefreshed for three intervals counts
 # as closed (matches/presence.py).
 TAVLA_PRESENCE_HEARTBEAT = float(os.environ.get("TAVLA_PRESENCE_HEARTBEAT", "10"))
@@ -218,6 +253,20 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Login lockout (django-axes) for /accounts/login/, /admin/login/ and /api/token/: after
+# TAVLA_LOGIN_FAILURES wrong passwords for one username from one address, that pair is
+# locked for TAVLA_LOGIN_COOLOFF_MINUTES, and a locked attempt costs no password hash.
+AUTHENTICATION_BACKENDS = [
+    "tavla.security.LockoutBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("TAVLA_LOGIN_FAILURES", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=float(os.environ.get("TAVLA_LOGIN_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "tavla.security.lockout_response"
+AXES_VERBOSE = False
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -229,9 +278,23 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Anonymous clients by address, logged-in ones by user; over the rate: 429 rate_limited.
+    "DEFAULT_THROTTLE_CLASSES": [
+        "tavla.throttles.AnonymousRateThrottle",
+        "tavla.throttles.UserRateThrottle",
+    ],
     # Every API error as {"error": code, "detail": text}.
     "EXCEPTION_HANDLER": "matches.api_errors.api_exception_handler",
 }
+# Requests per minute (see tavla.throttles); the environment may raise or lower them.
+TAVLA_API_RATES = {
+    "anonymous": os.environ.get("TAVLA_API_ANON_RATE", "120/min"),
+    "user": os.environ.get("TAVLA_API_USER_RATE", "1200/min"),
+    "token": os.environ.get("TAVLA_API_TOKEN_RATE", "20/min"),
+}
+# Throttle counters live in the cache under this prefix (tests give each test its own).
+TAVLA_RATE_LIMIT_PREFIX = "rate"
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tavla API",
     "DESCRIPTION": "Backgammon club server: tables, matches and tournaments.",

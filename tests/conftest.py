@@ -65,6 +65,15 @@ def pytest_unconfigure(config: pytest.Config) -> None:
                 test_db.with_name(test_db.name + suffix).unlink(missing_ok=True)
 
 
+@pytest.fixture(autouse=True)
+def _own_rate_limit_counters(settings: Any) -> None:
+    """Each test counts its REST requests afresh: the throttles' counters live in the shared
+    Redis, and ids (users, addresses) repeat from one test to the next."""
+    import uuid
+
+    settings.TAVLA_RATE_LIMIT_PREFIX = f"rate-test-{uuid.uuid4().hex}"
+
+
 @pytest.fixture(scope="session")
 def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix: None) -> None:
     """Give this session's SQLite test database a name of its own (a file under var/)."""
