@@ -325,4 +325,6 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    # django-axes logs every login at INFO; failures and lockouts are WARNING.
+    "loggers": {"axes": {"level": "WARNING"}},
 }
