@@ -144,22 +144,31 @@ class PlayerViewSet(TavlaAPIMixin, viewsets.ReadOnlyModelViewSet[Player]):
 # -- tables ------------------------------------------------------------------------------------
 
 
-def visible_tables(viewer: Player | None) -> QuerySet[Table]:
-    """Public tables, and the private tables a viewer created, sits at or is reserved for."""
+def visible_tables(viewer: Player | None, invite: str | None = None) -> QuerySet[Table]:
+    """Public tables, the private tables a viewer created, sits at or is reserved for, and
+    the one whose invitation token is ``invite``."""
     queryset = Table.objects.select_related("seat0", "seat1").prefetch_related(
         Prefetch("matches", queryset=Match.objects.filter(status=MatchStatus.PLAYING)
                  .order_by("-pk").only("pk", "table_id"), to_attr="playing_matches")
     )
-    if viewer is None:
-        return queryset.filter(is_public=True)
-    return queryset.filter(
-        Q(is_public=True) | Q(created_by=viewer) | Q(seat0=viewer) | Q(seat1=viewer)
-        | Q(reserved0=viewer) | Q(reserved1=viewer)
-    )
+    visible = Q(is_public=True)
+    if invite:
+        visible |= Q(invite_token=invite)
+    if viewer is not None:
+        visible |= (Q(created_by=viewer) | Q(seat0=viewer) | Q(seat1=viewer)
+                    | Q(reserved0=viewer) | Q(reserved1=viewer))
+    return queryset.filter(visible)
 
 
 def _table_data(table: Table) -> dict[str, Any]:
     return dict(TableSerializer(table).data)
+
+
+def _with_invite(data: dict[str, Any], table: Table, viewer: Player | None) -> dict[str, Any]:
+    """A private table's invitation token, shown to its creator alone."""
+    if not table.is_public and viewer is not None and table.created_by_id == viewer.pk:
+        data["invite"] = table.invite_token
+    return data
 
 
 @extend_schema_view(
@@ -174,7 +183,15 @@ class TableViewSet(TavlaAPIMixin, mixins.ListModelMixin, mixins.RetrieveModelMix
     serializer_class = TableSerializer
 
     def get_queryset(self) -> QuerySet[Table]:
-        return visible_tables(viewer_of(self.request)).order_by("-created_at", "-pk")
+        return visible_tables(viewer_of(self.request), self._invite()).order_by(
+            "-created_at", "-pk")
+
+    def _invite(self) -> str | None:
+        """A private table's invitation token: ``?invite=`` or ``"invite"`` in the body."""
+        invite = self.request.query_params.get("invite")
+        if not invite and isinstance(self.request.data, dict):
+            invite = self.request.data.get("invite")
+        return invite if isinstance(invite, str) and invite else None
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         filters = TableFilterSerializer(data=request.query_params)
@@ -198,7 +215,8 @@ class TableViewSet(TavlaAPIMixin, mixins.ListModelMixin, mixins.RetrieveModelMix
         return Response([_table_data(table) for table in queryset])
 
     def retrieve(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return Response(_table_data(self.get_object()))
+        table = self.get_object()
+        return Response(_with_invite(_table_data(table), table, viewer_of(request)))
 
     @extend_schema(summary="Create a table", tags=["tables"], request=TableCreateSerializer,
                    responses={201: TableSerializer, **_errors(400, 401)})
@@ -207,11 +225,14 @@ class TableViewSet(TavlaAPIMixin, mixins.ListModelMixin, mixins.RetrieveModelMix
         serializer.is_valid(raise_exception=True)
         rules = dict(serializer.validated_data)
         name = rules.pop("name")
-        table = services.table_create(name=name, creator=viewer_of(request), **rules)
-        return Response(_table_data(self._fresh(table.pk)), status=status.HTTP_201_CREATED)
+        creator = viewer_of(request)
+        table = services.table_create(name=name, creator=creator,
+                                      reserve_for=rules.pop("reserve_for", None), **rules)
+        return Response(_with_invite(_table_data(self._fresh(table.pk)), table, creator),
+                        status=status.HTTP_201_CREATED)
 
     def _fresh(self, pk: int) -> Table:
-        return visible_tables(viewer_of(self.request)).get(pk=pk)
+        return visible_tables(viewer_of(self.request), self._invite()).get(pk=pk)
 
     @extend_schema(summary="Sit at a table (the match starts when both seats are taken)",
                    tags=["tables"], request=SitSerializer,
@@ -222,7 +243,8 @@ class TableViewSet(TavlaAPIMixin, mixins.ListModelMixin, mixins.RetrieveModelMix
         serializer = SitSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         services.table_sit(table_id=table.pk, player=services.player_for_user(request.user),
-                           seat=serializer.validated_data.get("seat"))
+                           seat=serializer.validated_data.get("seat"),
+                           invite=serializer.validated_data.get("invite") or self._invite())
         return Response(_table_data(self._fresh(table.pk)))
 
     @extend_schema(summary="Leave your seat", tags=["tables"], request=None,

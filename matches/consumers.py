@@ -19,14 +19,14 @@ from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import connections
-from django.db.models import Q
 
-from matches import presence, services
+from matches import access, presence, services
 from matches.broadcast import LOBBY_GROUP, table_group
 from matches.clocks import match_check_clock
 from matches.errors import ServiceError
@@ -276,36 +276,6 @@ def scope_user(scope: dict[str, Any]) -> Any:
     return user
 
 
-def _viewer_for(user: Any) -> Player | None:
-    if user is None or not getattr(user, "is_authenticated", False):
-        return None
-    player = services.player_for_user(user)
-    player.user = user  # already loaded by the auth middleware: the services need it
-    return player
-
-
-def board_access(table_id: int, user: Any) -> tuple[Player | None, bool]:
-    """The viewer of a new board and whether they play at this table.
-
-    Raises ``Table.DoesNotExist``; :class:`ServiceError` when a private table is not theirs.
-    """
-    table = Table.objects.get(pk=table_id)
-    player = _viewer_for(user)
-    seated = player is not None and _plays_at(table, player)
-    if not table.is_public and not seated:
-        reserved = player is not None and player.pk in (table.reserved0_id, table.reserved1_id)
-        if not reserved:
-            raise ServiceError("forbidden", "This table is private.")
-    return player, seated
-
-
-def _plays_at(table: Table, player: Player) -> bool:
-    if player.pk in (table.seat0_id, table.seat1_id):
-        return True
-    return Match.objects.filter(table=table, status=MatchStatus.PLAYING).filter(
-        Q(player0=player) | Q(player1=player)).exists()
-
-
 def _act(table_id: int, player: Player | None, action: str, expected_version: int,
          play: str | None, match_id: int | None, *, known: int | None = None) -> Match:
     """Act on ``match_id`` (which must be at this table), or on ``known`` (the match in
@@ -395,7 +365,10 @@ class TableConsumer(_LiveConsumer):
         await self.send_state()
 
     def _open(self) -> tuple[Player | None, bool]:
-        return board_access(self.table_id, scope_user(self.scope))
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        invite = (query.get("invite") or [None])[0] or access.session_invite(
+            self.scope.get("session"), self.table_id)
+        return access.board_access(self.table_id, scope_user(self.scope), invite)
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):

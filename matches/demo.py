@@ -88,6 +88,8 @@ DEMO_TABLES: Final[list[tuple[str, dict[str, Any]]]] = [
     }),
     ("Private practice", {"match_length": 3, "is_public": False, "is_rated": False}),
 ]
+# A private table belongs to somebody: its creator sees the invitation link on the board.
+PRIVATE_TABLE_OWNER: Final = "alice"
 FINISHED_TABLE: Final = "Demo final (finished, replay it in the admin)"
 FINISHED_PLAYERS: Final = ("alice", "bob")
 FINISHED_SEED: Final = 2024
@@ -96,7 +98,11 @@ FINISHED_SEED: Final = 2024
 def seed_tables(report: Report) -> None:
     for name, options in DEMO_TABLES:
         if not Table.objects.filter(name=name).exists():
-            services.table_create(name=name, **options)
+            creator = None
+            if not options.get("is_public", True):
+                owner = get_user_model().objects.filter(username=PRIVATE_TABLE_OWNER).first()
+                creator = services.player_for_user(owner) if owner else None
+            services.table_create(name=name, creator=creator, **options)
             report(f"created table {name!r}")
 
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
+from matches.models import Player
 from matches.rules import RULES
 from tavla.engine.clock import PRESETS
 
@@ -25,6 +27,10 @@ class TableForm(forms.Form):
     ``form_label`` in :mod:`matches.rules`, with the clock as a preset."""
 
     name = forms.CharField(label=_("Name"), max_length=80)
+    reserve_for = forms.CharField(
+        label=_("Keep the other seat for"), max_length=150, required=False,
+        help_text=_("A member's user name: only they may take the other seat."),
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -34,6 +40,23 @@ class TableForm(forms.Form):
                     label=_("Clock"), choices=CLOCK_CHOICES, initial="none")
             if rule.form_label is not None:
                 self.fields[rule.name] = rule.form_field()
+        self.fields["reserve_for"] = self.fields.pop("reserve_for")  # last, after the rules
+
+
+    def clean_reserve_for(self) -> Player | None:
+        username = (self.cleaned_data.get("reserve_for") or "").strip()
+        if not username:
+            return None
+        player = Player.objects.filter(user__username__iexact=username).first()
+        if player is None:
+            user = get_user_model().objects.filter(username__iexact=username).first()
+            if user is None:
+                raise forms.ValidationError(_("No member is called %(name)s."),
+                                            params={"name": username})
+            from matches.services import player_for_user
+
+            player = player_for_user(user)
+        return player
 
     def table_options(self) -> dict[str, Any]:
         """Keyword arguments for ``services.table_create`` (call after ``is_valid()``)."""

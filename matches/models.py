@@ -127,6 +127,9 @@ class Table(TableRules):
         Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
         verbose_name=_("reserved for"),
     )
+    # The secret of a private table's invitation link (see matches.access); never serialised.
+    invite_token = models.CharField(_("invitation token"), max_length=64, blank=True,
+                                    editable=False)
     # Rolls copied to each match started here, honoured only where settings allow scripted
     # dice (tests and demonstrations); the match's dice audit then says they were scripted.
     scripted_dice: models.JSONField[Any] = models.JSONField(

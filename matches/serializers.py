@@ -107,9 +107,14 @@ class TableCreateSerializer(serializers.ModelSerializer[Table]):
         choices=sorted(PRESETS), required=False, write_only=True,
         help_text="A named time control: sets clock_enabled and the clock fields.",
     )
+    reserve_for = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.all(), required=False, allow_null=True, write_only=True,
+        help_text="A player's id: the other seat is kept for them.",
+    )
+
     class Meta:
         model = Table
-        fields = ["name", "clock_preset", *RULE_FIELDS]
+        fields = ["name", "clock_preset", "reserve_for", *RULE_FIELDS]
         extra_kwargs = {"name": {"required": True}, **{
             rule.name: {"min_value": rule.min_value, "max_value": rule.max_value,
                         "allow_null": True, "required": False, "default": None}
@@ -152,6 +157,8 @@ class TableFilterSerializer(serializers.Serializer[Any]):
 class SitSerializer(serializers.Serializer[Any]):
     seat = serializers.ChoiceField(choices=[0, 1], required=False, allow_null=True, default=None,
                                    help_text="0 or 1; omit for the first free seat.")
+    invite = serializers.CharField(required=False, allow_blank=True, max_length=64,
+                                   help_text="A private table's invitation token.")
 
 
 # -- matches -----------------------------------------------------------------------------------

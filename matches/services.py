@@ -14,7 +14,7 @@ from typing import Any, Final
 from django.db import transaction
 from django.utils import timezone
 
-from matches import broadcast, presence
+from matches import access, broadcast, presence
 from matches.errors import ServiceError
 from matches.models import (
     Event,
@@ -89,11 +89,12 @@ def clock_preset_fields(preset: str) -> dict[str, Any]:
 
 
 def table_create(*, name: str, creator: Player | None = None, clock_preset: str | None = None,
-                 **rules: Any) -> Table:
+                 reserve_for: Player | None = None, **rules: Any) -> Table:
     """Create a table with the given rules (any of ``TABLE_RULE_FIELDS``).
 
     ``clock_preset`` (a name in ``PRESETS``) fills the clock fields; a clock field given
-    explicitly as well wins over the preset's value.
+    explicitly as well wins over the preset's value. ``reserve_for`` keeps the two seats for
+    the creator and that player. A private table gets an invitation token (``matches.access``).
     """
     unknown = set(rules) - set(TABLE_RULE_FIELDS)
     if unknown:
@@ -108,6 +109,13 @@ def table_create(*, name: str, creator: Player | None = None, clock_preset: str 
     if length is not None and not (isinstance(length, int) and 1 <= length <= 99):
         raise ServiceError("invalid_option", "A match is played to 1 to 99 points.")
     table = Table(name=name[:80], created_by=creator, **rules)
+    if reserve_for is not None:
+        if creator is None or reserve_for.pk == creator.pk:
+            raise ServiceError("invalid_option",
+                               "A seat can be reserved only for another player than its creator.")
+        table.reserved0, table.reserved1 = creator, reserve_for
+    if not table.is_public:
+        table.invite_token = access.new_invite_token()
     table.full_clean()
     table.save()
     broadcast.broadcast_on_commit(broadcast.LOBBY_GROUP, {"type": "lobby.changed"})
@@ -120,15 +128,19 @@ def current_match(table: Table) -> Match | None:
 
 
 @transaction.atomic
-def table_sit(*, table_id: int, player: Player, seat: int | None = None) -> Table:
+def table_sit(*, table_id: int, player: Player, seat: int | None = None,
+              invite: str | None = None) -> Table:
     """Sit ``player`` at the table (the first free seat, or ``seat``); when both seats are
-    taken the match starts at once."""
+    taken the match starts at once. A private table needs ``invite`` unless the player is
+    its creator or a seat is reserved for them."""
     table = Table.objects.select_for_update().get(pk=table_id)
     if player.pk in (table.seat0_id, table.seat1_id):
         raise ServiceError("already_seated", "You already sit at this table.")
+    access.check_may_sit(table, player, invite)
     reserved = {table.reserved0_id, table.reserved1_id} - {None}
     if reserved and player.pk not in reserved:
-        raise ServiceError("seat_reserved", "This table is reserved for a tournament pairing.")
+        raise ServiceError("seat_reserved",
+                           "The seats at this table are reserved for other players.")
     free = [index for index, taken in enumerate((table.seat0_id, table.seat1_id)) if not taken]
     if seat is not None:
         if seat not in (0, 1):
@@ -146,6 +158,19 @@ def table_sit(*, table_id: int, player: Player, seat: int | None = None) -> Tabl
     broadcast.broadcast_on_commit(
         broadcast.table_group(table.pk), {"type": "table.changed", "table_id": table.pk}
     )
+    return table
+
+
+@transaction.atomic
+def table_new_invite(*, table_id: int, player: Player) -> Table:
+    """A new invitation token for a private table (the old link stops working); creator only."""
+    table = Table.objects.select_for_update().get(pk=table_id)
+    if table.created_by_id != player.pk:
+        raise ServiceError("forbidden", "Only the table's creator can renew its invitation.")
+    if table.is_public:
+        raise ServiceError("invalid_option", "A public table needs no invitation.")
+    table.invite_token = access.new_invite_token()
+    table.save(update_fields=["invite_token"])
     return table
 
 

@@ -12,13 +12,14 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from matches import profiles, services
-from matches.consumers import board_access, lobby_tables, table_state
+from matches import access, profiles, services
+from matches.consumers import lobby_tables, table_state
 from matches.errors import ServiceError
 from matches.forms import SignUpForm, TableForm
 from matches.models import Match, MatchStatus, Player, Table
@@ -52,6 +53,7 @@ def table_new(request: HttpRequest) -> HttpResponse:
     player = services.player_for_user(request.user)
     try:
         table = services.table_create(name=form.cleaned_data["name"], creator=player,
+                                      reserve_for=form.cleaned_data["reserve_for"],
                                       **form.table_options())
         services.table_sit(table_id=table.pk, player=player)
     except ServiceError as error:
@@ -64,16 +66,29 @@ def table_new(request: HttpRequest) -> HttpResponse:
 
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     """The board. The page carries the current state, so a reload shows it at once."""
-    get_object_or_404(Table, pk=table_id)
+    table = get_object_or_404(Table, pk=table_id)
+    invite = request.GET.get("invite")
+    if access.invite_is_valid(table, invite):
+        # Keep the token in the session, and out of the address bar and the history.
+        assert invite is not None
+        access.remember_invite(request.session, table_id, invite)
+        return redirect("table", table_id=table_id)
+    invite = access.session_invite(request.session, table_id)
     try:
-        viewer, _seated = board_access(table_id, request.user)
+        viewer, _seated = access.board_access(table_id, request.user, invite)
     except ServiceError:
         raise Http404(_("This table is private.")) from None
+    invitation = None
+    if (not table.is_public and viewer is not None and table.created_by_id == viewer.pk
+            and table.invite_token):
+        invitation = request.build_absolute_uri(
+            f"{reverse('table', args=[table_id])}?invite={table.invite_token}")
     return render(request, "matches/table.html", {
         "table_id": table_id,
         "state": table_state(table_id, viewer),
         "strings": board_strings(),
         "viewer": viewer,
+        "invitation": invitation,
     })
 
 
@@ -84,7 +99,21 @@ def table_sit(request: HttpRequest, table_id: int) -> HttpResponse:
     seat = request.POST.get("seat")
     try:
         services.table_sit(table_id=table_id, player=services.player_for_user(request.user),
-                           seat=int(seat) if seat in ("0", "1") else None)
+                           seat=int(seat) if seat in ("0", "1") else None,
+                           invite=access.session_invite(request.session, table_id))
+    except ServiceError as error:
+        messages.error(request, error.detail)
+    return redirect("table", table_id=table_id)
+
+
+@login_required
+@require_POST
+def table_invite(request: HttpRequest, table_id: int) -> HttpResponse:
+    """A new invitation link for a private table; the old one stops working."""
+    get_object_or_404(Table, pk=table_id)
+    try:
+        services.table_new_invite(table_id=table_id,
+                                  player=services.player_for_user(request.user))
     except ServiceError as error:
         messages.error(request, error.detail)
     return redirect("table", table_id=table_id)

@@ -55,8 +55,9 @@ def start_match(make_player: Callable[..., Player]) -> Callable[..., Match]:
         options.setdefault("match_length", 3)
         table = services.table_create(name="Test table", **options)
         Table.objects.filter(pk=table.pk).update(scripted_dice=[list(d) for d in dice])
-        services.table_sit(table_id=table.pk, player=first)
-        services.table_sit(table_id=table.pk, player=second)
+        table.refresh_from_db()  # a private table's players come by its invitation
+        services.table_sit(table_id=table.pk, player=first, invite=table.invite_token)
+        services.table_sit(table_id=table.pk, player=second, invite=table.invite_token)
         return Match.objects.filter(table=table).latest("pk")
 
     return start
