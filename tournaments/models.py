@@ -7,9 +7,11 @@ The formats (:mod:`tournaments.formats`) are pure: they see entries as integer i
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -31,6 +33,7 @@ class FormatName(models.TextChoices):
 
     SINGLE_ELIMINATION = "single_elimination", _("Single elimination")
     DOUBLE_ELIMINATION = "double_elimination", _("Double elimination")
+    PROGRESSIVE_CONSOLATION = "progressive_consolation", _("Progressive consolation")
     SWISS = "swiss", _("Swiss")
     ROUND_ROBIN = "round_robin", _("Round robin")
 
@@ -41,7 +44,17 @@ class SeedingMethod(models.TextChoices):
     MANUAL = "manual", _("Manual order (the entries' seed numbers)")
 
 
-ELIMINATION_FORMATS = frozenset({FormatName.SINGLE_ELIMINATION, FormatName.DOUBLE_ELIMINATION})
+ELIMINATION_FORMATS = frozenset({FormatName.SINGLE_ELIMINATION, FormatName.DOUBLE_ELIMINATION,
+                                 FormatName.PROGRESSIVE_CONSOLATION})
+
+
+class Eligibility(models.TextChoices):
+    """Who may play in a division of an event."""
+
+    OPEN = "open", _("Anyone")
+    RATING = "rating", _("By rating range")
+    EXPERIENCE = "experience", _("By experience range")
+    ASSIGNED = "assigned", _("The director assigns players")
 
 
 def default_match_lengths() -> list[int]:
@@ -117,6 +130,38 @@ class Tournament(TemplateRules):
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
     started_at = models.DateTimeField(_("started"), null=True, blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    # Divisions: a division is a tournament of its own (its own format and bracket) whose
+    # ``event`` is the tournament players register for.
+    event = models.ForeignKey(
+        "self", on_delete=models.CASCADE, null=True, blank=True, related_name="divisions",
+        verbose_name=_("event"),
+        help_text=_("Set on a division: the event it belongs to. Players register for the "
+                    "event and are placed in the first division (by order) they are "
+                    "eligible for."),
+    )
+    division_order = models.PositiveSmallIntegerField(_("division order"), default=0)
+    eligibility = models.CharField(
+        _("eligibility"), max_length=12, choices=Eligibility.choices, default=Eligibility.OPEN,
+    )
+    min_rating = models.FloatField(_("minimum rating"), null=True, blank=True)
+    max_rating = models.FloatField(_("maximum rating"), null=True, blank=True,
+                                   help_text=_("Below this rating (exclusive)."))
+    min_experience = models.PositiveIntegerField(_("minimum experience"), null=True, blank=True)
+    max_experience = models.PositiveIntegerField(
+        _("maximum experience"), null=True, blank=True,
+        help_text=_("Below this experience (exclusive): the sum of the lengths of the "
+                    "player's finished rated matches."))
+    # Money: bookkeeping only, no payment is processed.
+    entry_fee = models.DecimalField(_("entry fee"), max_digits=9, decimal_places=2,
+                                    default=Decimal("0"), validators=[MinValueValidator(0)])
+    currency = models.CharField(_("currency"), max_length=8, blank=True, default="EUR")
+    return_percent = models.DecimalField(
+        _("return to players (%)"), max_digits=5, decimal_places=2, default=Decimal("100"),
+        validators=[MinValueValidator(0), MaxValueValidator(100)],
+        help_text=_("The prize pool is entry fee × paid entries × this percentage."))
+    payout_table = models.CharField(
+        _("payout table"), max_length=60, default="50/30/20", blank=True,
+        help_text=_("Percentages of the pool by final place, e.g. 50/30/20 or 40/30/20/10."))
 
     class Meta:
         verbose_name = _("tournament")
@@ -168,6 +213,10 @@ class Entry(models.Model):
         _("status"), choices=EntryStatus.choices, default=EntryStatus.ACTIVE,
     )
     checked_in = models.BooleanField(_("checked in"), default=False)
+    paid = models.BooleanField(_("paid"), default=False,
+                               help_text=_("The entry fee was paid (marked at check-in)."))
+    late = models.BooleanField(_("late entry"), default=False, editable=False,
+                               help_text=_("Entered after the start."))
     registered_at = models.DateTimeField(_("registered"), auto_now_add=True)
     left_at = models.DateTimeField(_("withdrawn or disqualified"), null=True, blank=True)
 
@@ -195,6 +244,8 @@ class Round(models.Model):
     bracket = models.CharField(_("bracket"), max_length=16, default="main")
     number = models.PositiveSmallIntegerField(_("round"))
     match_length = models.PositiveSmallIntegerField(_("match length"))
+    starts_at = models.DateTimeField(_("starts at"), null=True, blank=True,
+                                     help_text=_("When the round is called, shown to players."))
 
     class Meta:
         verbose_name = _("round")
@@ -253,6 +304,9 @@ class Pairing(models.Model):
     match = models.OneToOneField(Match, on_delete=models.SET_NULL, null=True, blank=True,
                                  related_name="tournament_pairing", verbose_name=_("match"))
     paired_at = models.DateTimeField(_("paired"), null=True, blank=True)
+    board_number = models.PositiveSmallIntegerField(
+        _("table number"), null=True, blank=True,
+        help_text=_("The physical table or board in the room (over the board)."))
     # Result
     winner = models.ForeignKey(Entry, on_delete=models.PROTECT, null=True, blank=True,
                                related_name="+", verbose_name=_("winner"))
@@ -302,6 +356,31 @@ class Pairing(models.Model):
 
     def entries(self) -> tuple[Entry, ...]:
         return tuple(e for e in (self.entry_a, self.entry_b) if e is not None)
+
+
+class SidePool(models.Model):
+    """An optional side pool or jackpot: its own fee, return and payout table, paid out by
+    the main flight's final places among the entries in it."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE,
+                                   related_name="side_pools", verbose_name=_("tournament"))
+    name = models.CharField(_("name"), max_length=60)
+    fee = models.DecimalField(_("fee"), max_digits=9, decimal_places=2,
+                              validators=[MinValueValidator(0)])
+    return_percent = models.DecimalField(
+        _("return to players (%)"), max_digits=5, decimal_places=2, default=Decimal("100"),
+        validators=[MinValueValidator(0), MaxValueValidator(100)])
+    payout_table = models.CharField(_("payout table"), max_length=60, default="100")
+    entries = models.ManyToManyField(Entry, blank=True, related_name="side_pools",
+                                     verbose_name=_("entries (paid in)"))
+
+    class Meta:
+        verbose_name = _("side pool")
+        verbose_name_plural = _("side pools")
+        ordering = ["tournament", "pk"]
+
+    def __str__(self) -> str:
+        return self.name
 
 
 class TournamentLog(models.Model):

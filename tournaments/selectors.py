@@ -27,7 +27,8 @@ from tournaments.models import (
 
 REFEREES_GROUP = "Referees"
 
-BRACKET_ORDER = ("main", "winners", "losers", "final", "consolation")
+BRACKET_ORDER = ("main", "third_place", "winners", "losers", "final", "consolation",
+                 "last_chance")
 
 
 def tournament_group(tournament_id: int) -> str:
@@ -186,7 +187,9 @@ def _side_label(notation: str) -> str:
 def _round_label(bracket: str, number: int, total: int) -> str:
     if bracket == "final":
         return _("Grand final") if number == 1 else _("Grand final (reset)")
-    if bracket in ("main", "winners", "consolation") and total > 1:
+    if bracket == "third_place":
+        return _("Third-place match")
+    if bracket in ("main", "winners", "consolation", "last_chance") and total > 1:
         from_end = total - number
         names = {0: _("Final"), 1: _("Semi-finals"), 2: _("Quarter-finals")}
         if from_end in names:
@@ -199,6 +202,14 @@ BRACKET_LABELS = {
     "losers": gettext_lazy("Losers' bracket"),
     "final": gettext_lazy("Grand final"),
     "consolation": gettext_lazy("Consolation bracket"),
+    "third_place": gettext_lazy("Third place"),
+    "last_chance": gettext_lazy("Last chance"),
+}
+
+FLIGHT_LABELS = {
+    "main": gettext_lazy("Main"),
+    "consolation": gettext_lazy("Consolation"),
+    "last_chance": gettext_lazy("Last chance"),
 }
 
 
@@ -245,6 +256,8 @@ def pairing_dict(row: Pairing, live_match: dict[int, int] | None = None) -> dict
         "winner": row.winner_id,
         "result_source": row.result_source or None,
         "table_id": row.table_id,
+        "board_number": row.board_number,
+        "starts_at": row.round.starts_at.isoformat() if row.round.starts_at else None,
         "match_id": match_id,
         "live": live,
         "watch_url": f"/tables/{row.table_id}/" if row.table_id else None,
@@ -289,6 +302,7 @@ def bracket(tournament: Tournament) -> dict[str, Any]:
                     "label": _round_label(name, number, total)
                     if tournament.is_elimination else _("Round %(number)s") % {"number": number},
                     "match_length": pairings[0]["match_length"],
+                    "starts_at": pairings[0]["starts_at"],
                     "pairings": pairings,
                 }
                 for number, pairings in sorted(by_number.items())
@@ -302,6 +316,24 @@ def bracket(tournament: Tournament) -> dict[str, Any]:
         "champion": entry_dict(champion) if champion is not None else None,
         "brackets": brackets,
     }
+
+
+def placings(tournament: Tournament) -> list[dict[str, Any]]:
+    """Places 1 to 4 of each flight (main, consolation, last chance) whose matches are all
+    decided, as the format settles them: ``[{"flight", "label", "places": [{"place",
+    **entry}]}]``. Empty before the draw."""
+    if not tournament.has_started:
+        return []
+    lines = format_of(tournament).placings(format_state(tournament))
+    entries = {e.pk: e for e in entries_of(tournament).filter(pk__in=[p.entrant for p in lines])}
+    flights: dict[str, list[dict[str, Any]]] = {}
+    for line in lines:
+        flights.setdefault(line.flight.value, []).append(
+            {"place": line.place, **entry_dict(entries[line.entrant])})
+    return [
+        {"flight": flight, "label": str(FLIGHT_LABELS.get(flight, flight)), "places": places}
+        for flight, places in flights.items()
+    ]
 
 
 def tournament_dict(tournament: Tournament) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments import views
+from tournaments import publish_views, room_views, views
 
 app_name = "tournaments"
 
@@ -15,4 +15,13 @@ urlpatterns = [
     path("<int:pk>/check-in/", views.check_in, name="check_in"),
     path("<int:pk>/pairings/<int:pairing_id>/report/", views.report, name="report"),
     path("<int:pk>/pairings/<int:pairing_id>/confirm/", views.confirm, name="confirm"),
+    # Running the room
+    path("<int:pk>/draw-sheet/", room_views.draw_sheet, name="draw_sheet"),
+    path("<int:pk>/score-cards/", room_views.score_cards, name="score_cards"),
+    path("<int:pk>/projector/", room_views.projector, name="projector"),
+    # Publishing
+    path("<int:pk>/results/", publish_views.results_page, name="results"),
+    path("<int:pk>/standings.csv", publish_views.standings_csv, name="standings_csv"),
+    path("<int:pk>/results.csv", publish_views.results_csv, name="results_csv"),
+    path("<int:pk>/matches.zip", publish_views.match_files, name="match_files"),
 ]

@@ -43,6 +43,7 @@ def live_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]
         "tournament": tournament,
         "bracket": selectors.bracket(tournament) if tournament.has_started else None,
         "standings": selectors.standings(tournament),
+        "placings": selectors.placings(tournament),
         "entries": [selectors.entry_dict(e) for e in selectors.entries_of(tournament)],
         "my_entry": entry,
         "my_pairings": [

@@ -167,17 +167,21 @@ def export_mat(
     site: str = "Tavla",
     event: str | None = None,
     date: datetime.date | None = None,
+    round_name: str | None = None,
 ) -> str:
     """The match so far as a Jellyfish ``.mat`` text (finished or running).
 
     ``names`` are player 0's and player 1's (player 0 is the left column). A game that has
-    not started (nothing rolled yet) is left out.
+    not started (nothing rolled yet) is left out. ``event``, ``round_name`` and ``date``
+    become the ``Event``, ``Round`` and ``EventDate`` headers BMAB submissions ask for.
     """
     rules = state.rules
     quoted = [mat_name(name) for name in names]
     header = [f'; [Site "{mat_name(site)}"]']
     if event:
         header.append(f'; [Event "{mat_name(event)}"]')
+    if round_name:
+        header.append(f'; [Round "{mat_name(round_name)}"]')
     header += [f'; [Player 1 "{quoted[0]}"]', f'; [Player 2 "{quoted[1]}"]']
     if date is not None:
         header.append(f'; [EventDate "{date:%Y.%m.%d}"]')

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from django import template
@@ -28,3 +29,9 @@ def tiebreak_label(name: str) -> str:
 def pairing_box(pairing: dict[str, Any]) -> dict[str, Any]:
     """One match box of the bracket (a pairing as :func:`selectors.pairing_dict` gives it)."""
     return {"p": {**pairing, "sides": [pairing["a"], pairing["b"]]}}
+
+
+@register.filter
+def parse_iso(value: str | None) -> datetime | None:
+    """An ISO 8601 time from a JSON-ready dict, back as a datetime for the ``date`` filter."""
+    return datetime.fromisoformat(value) if value else None

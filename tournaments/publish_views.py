@@ -1,0 +1,53 @@
+"""Publishing an event: the public results page, standings and results as CSV, and every
+match file in one zip. Anyone may read them, during the event and for good after it."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_GET
+
+from tournaments import publishing, selectors
+from tournaments.models import Tournament
+
+
+def _visible(request: HttpRequest, pk: int) -> Tournament:
+    return get_object_or_404(selectors.visible_tournaments(request.user), pk=pk)
+
+
+def _download(body: str | bytes, content_type: str, filename: str) -> HttpResponse:
+    response = HttpResponse(body, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@require_GET
+def results_page(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _visible(request, pk)
+    return render(request, "tournaments/results.html", {
+        "tournament": tournament,
+        "bracket": selectors.bracket(tournament) if tournament.has_started else None,
+        "standings": selectors.standings(tournament),
+        "placings": selectors.placings(tournament),
+    })
+
+
+@require_GET
+def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _visible(request, pk)
+    return _download(publishing.standings_csv(tournament), "text/csv; charset=utf-8",
+                     publishing.archive_name(tournament, "standings.csv"))
+
+
+@require_GET
+def results_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _visible(request, pk)
+    return _download(publishing.results_csv(tournament), "text/csv; charset=utf-8",
+                     publishing.archive_name(tournament, "results.csv"))
+
+
+@require_GET
+def match_files(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = _visible(request, pk)
+    return _download(publishing.mat_archive(tournament), "application/zip",
+                     publishing.archive_name(tournament, "matches.zip"))
