@@ -1,8 +1,6 @@
 // The projector: one slide (a bracket, or the standings) at a time, scaled to fill the
 // screen, the next every few seconds, kept current over the tournament's socket.
 (() => {
-  // One slide (a bracket, or the standings) at a time, scaled to fill the screen, the next
-  // every few seconds; the content follows the event live over the tournament's socket.
   const stage = document.getElementById("stage");
   const seconds = Math.max(3, Number(stage.dataset.seconds) || 15);
   let index = 0, timer = null, refetch = null, delay = 1000;
