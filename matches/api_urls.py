@@ -8,6 +8,7 @@ from django.urls import path
 from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerSplitView
 from rest_framework.routers import SimpleRouter
 
+from matches.analysis_api import MatchAnalysisView
 from matches.api import MatchViewSet, PlayerViewSet, TableViewSet, TokenView
 
 router = SimpleRouter()
@@ -17,6 +18,7 @@ router.register("matches", MatchViewSet, basename="api-match")
 
 urlpatterns = [
     path("token/", TokenView.as_view(), name="api-token"),
+    path("matches/<int:pk>/analysis/", MatchAnalysisView.as_view(), name="api-match-analysis"),
     # The split view serves its start-up script as a file of its own: no inline script.
     path(
         "docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"

@@ -29,6 +29,10 @@ class Player(models.Model):
         _("experience"), default=0,
         help_text=_("Sum of the lengths of finished rated matches."),
     )
+    # A bot plays through the same services as everyone (matches/bots.py); its strength is
+    # a key of tavla.analysis.bots.STRENGTHS.
+    is_bot = models.BooleanField(_("bot"), default=False)
+    bot_strength = models.CharField(_("bot strength"), max_length=20, blank=True)
 
     class Meta:
         verbose_name = _("player")
@@ -135,6 +139,11 @@ class Table(TableRules):
     scripted_dice: models.JSONField[Any] = models.JSONField(
         _("scripted dice"), default=list, blank=True,
     )
+    bots_rated = models.BooleanField(
+        _("rated against a bot"), default=False,
+        help_text=_("A match between a person and a bot changes ratings only if this is set."),
+    )
+
     class Meta:
         verbose_name = _("table")
         verbose_name_plural = _("tables")
@@ -184,6 +193,7 @@ class Match(models.Model):
     clock: models.JSONField[Any] = models.JSONField(_("clock"), null=True, blank=True)
     started_at = models.DateTimeField(_("started"), auto_now_add=True, db_index=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    has_bot = models.BooleanField(_("a bot plays"), default=False)
 
     class Meta:
         verbose_name = _("match")
@@ -311,3 +321,38 @@ class RatingRecord(models.Model):
     @property
     def delta(self) -> float:
         return self.after - self.before
+
+
+class AnalysisStatus(models.TextChoices):
+    PENDING = "pending", _("Waiting")
+    DONE = "done", _("Done")
+    FAILED = "failed", _("Failed")
+
+
+class MatchAnalysis(models.Model):
+    """GNU Backgammon's analysis of a finished match (matches/analysis.py), made on the
+    analysis queue. ``players`` and ``decisions`` are :class:`tavla.analysis.MatchAnalysis`
+    as JSON; ``pr0``/``pr1`` are copied out for the fair-play review."""
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, related_name="analysis",
+                                 verbose_name=_("match"))
+    status = models.CharField(_("status"), max_length=10, choices=AnalysisStatus.choices,
+                              default=AnalysisStatus.PENDING)
+    plies = models.PositiveSmallIntegerField(_("plies"), default=0)
+    engine = models.CharField(_("engine"), max_length=40, blank=True)
+    players: models.JSONField[Any] = models.JSONField(_("players"), default=list)
+    decisions: models.JSONField[Any] = models.JSONField(_("decisions"), default=list)
+    pr0 = models.FloatField(_("first player's PR"), null=True, blank=True)
+    pr1 = models.FloatField(_("second player's PR"), null=True, blank=True)
+    error = models.TextField(_("error"), blank=True)
+    requested_at = models.DateTimeField(_("requested"), auto_now_add=True)
+    finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    seconds = models.FloatField(_("seconds taken"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("match analysis")
+        verbose_name_plural = _("match analyses")
+        ordering = ["-requested_at"]
+
+    def __str__(self) -> str:
+        return f"analysis of {self.match_id}"

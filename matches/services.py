@@ -213,6 +213,8 @@ def match_start(*, table: Table, scripted_dice: list[list[int]] | None = None) -
         dice_commitment=dice.commitment,
         dice_seed=dice.seed_hex,
         scripted_dice=list(table.scripted_dice if scripted_dice is None else scripted_dice),
+        has_bot=Player.objects.filter(pk__in=(table.seat0_id, table.seat1_id),
+                                      is_bot=True).exists(),
     )
     control = table.time_control()
     if control is not None:
@@ -427,6 +429,10 @@ def _advance(match: Match, state: MatchState, events: list[Event], now: datetime
         broadcast.table_group(match.table_id),
         {"type": "match.changed", "match_id": match.pk, "version": match.version},
     )
+    if match.has_bot and not state.is_over:
+        from matches.bots import schedule_bot_turn
+
+        schedule_bot_turn(match)
 
 
 def _restart_clock(match: Match, state: MatchState, now: datetime, *,
@@ -486,7 +492,9 @@ def _finish_match(match: Match, state: MatchState, events: list[Event], now: dat
         "winner": None if voided else state.winner, "score": list(state.score),
         "reason": "void" if voided else None if reason is None else reason.value,
     }, state.game_number, None))
-    if match.table.is_rated and match.winner is not None and state.rules.match_length:
+    # A bot's match changes ratings only where its table says so (Table.bots_rated).
+    rated = match.table.is_rated and (not match.has_bot or match.table.bots_rated)
+    if rated and match.winner is not None and state.rules.match_length:
         _update_ratings(match, state.rules.match_length)
     table = match.table
     Table.objects.filter(pk=table.pk).update(seat0=None, seat1=None)

@@ -14,6 +14,8 @@ from typing import Final
 
 DEFAULT_QUEUE: Final = "celery"
 CLOCK_QUEUE: Final = "clocks"
+ANALYSIS_QUEUE: Final = "analysis"
+BOTS_QUEUE: Final = "bots"
 
 
 @dataclass(frozen=True)
@@ -31,6 +33,10 @@ QUEUES: Final[tuple[WorkerQueue, ...]] = (
                 purpose="everything else: heartbeat, tournament no-shows"),
     WorkerQueue(CLOCK_QUEUE, ("matches.sweep_expired_clocks",), concurrency=1,
                 purpose="the clock sweep: flags and grace forfeits"),
+    WorkerQueue(ANALYSIS_QUEUE, ("matches.analyse_match",), concurrency=1,
+                purpose="gnubg's analysis of finished matches (seconds of CPU each)"),
+    WorkerQueue(BOTS_QUEUE, ("matches.bot_turn",), concurrency=1,
+                purpose="bots' moves: gnubg chooses, the services apply"),
 )
 
 

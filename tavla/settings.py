@@ -241,6 +241,13 @@ if TAVLA_SCRIPTED_DICE and not DEBUG:
     raise ImproperlyConfigured(
         "TAVLA_SCRIPTED_DICE is for tests and demonstrations: it is refused with DEBUG off."
     )
+# GNU Backgammon's analysis of finished matches (matches/analysis.py): its depth, 0-2 plies.
+TAVLA_ANALYSIS_PLIES = int(os.environ.get("TAVLA_ANALYSIS_PLIES", "0"))
+TAVLA_ANALYSE_FINISHED_MATCHES = env_bool("TAVLA_ANALYSE_FINISHED_MATCHES", True)
+# A bot's human-like pause before each action, seconds (low, high) (matches/bots.py).
+TAVLA_BOT_PAUSE = tuple(
+    float(x) for x in os.environ.get("TAVLA_BOT_PAUSE", "0.8,2.0").split(",")
+)
 # Open boards refresh their presence this often; one unrefreshed for three intervals counts
 # as closed (matches/presence.py).
 TAVLA_PRESENCE_HEARTBEAT = float(os.environ.get("TAVLA_PRESENCE_HEARTBEAT", "10"))

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Final
 
-from tavla.engine import Position, parse_play
+from tavla.engine import Position, legal_plays, parse_play
 from tavla.engine.errors import EngineError
 
 #: Where the right-hand column (player 1) starts at the latest in a written line; an action
@@ -51,7 +51,8 @@ class Turn:
 
     ``kind`` is ``play`` (``dice`` rolled, ``before`` the mover's view of the board before
     it, ``after`` after the play and before the turn passes, ``play`` its notation),
-    ``double`` (``cube`` is the new value), ``take``, ``drop`` or ``wins`` (``points``).
+    ``roll`` (rolled, then the game ended before the play), ``double`` (``cube`` is the new
+    value), ``take``, ``drop`` or ``wins`` (``points``).
     ``line`` is where the action was read.
     """
 
@@ -166,14 +167,21 @@ def read_mat(text: str) -> MatRecord:
 def _add_turn(game: GameRecord, board: Position, player: int, action: re.Match[str],
               number: int) -> Position:
     """Append the action to ``game``; return the board (player 0's view) after it."""
-    if game.turns and game.turns[-1].kind in ("wins", "drop"):
+    if game.turns and game.turns[-1].kind in ("wins", "drop", "roll"):
         if action.group("wins") is None:
+            if game.turns[-1].kind == "roll":
+                raise MatFileError(number, "a roll without its play must end the game")
             raise MatFileError(number, "the game is already over")
     if action.group("roll"):
         roll = action.group("roll")
         dice = (int(roll[0]), int(roll[1]))
         view = board if player == 0 else board.swap()
         moves = " ".join(action.group("moves").split())
+        if not moves and not legal_plays(view, *dice)[0].is_pass:
+            # Rolled, then the game ended before the play (a resignation, a flag, a
+            # referee): gnubg writes the dice alone. Nothing was decided.
+            game.turns.append(Turn(player, "roll", number, dice=dice, before=view))
+            return board
         try:
             play = parse_play(view, dice[0], dice[1], moves or "pass")
         except EngineError as error:
