@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0003_referees_group'),
+        ('matches', '0004_table_invite_token'),
     ]
 
     operations = [
