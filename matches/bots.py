@@ -64,14 +64,15 @@ def bot_table_create(*, human: Player, strength: str, match_length: int | None =
     table.bots_rated = rated
     table.save(update_fields=["bots_rated"])
     services.table_sit(table_id=table.pk, player=human, seat=0)
-    services.table_sit(table_id=table.pk, player=bot, seat=1)
+    services.table_sit(table_id=table.pk, player=bot, seat=1, invite=table.invite_token)
     return table
 
 
 def bot_seated(table: Table, *, seat: int, strength: str) -> Table:
     """Seat the bot of ``strength`` at a free ``seat`` (a director filling a practice
     bracket, or a player inviting a bot to their table)."""
-    return services.table_sit(table_id=table.pk, player=bot_player(strength), seat=seat)
+    return services.table_sit(table_id=table.pk, player=bot_player(strength), seat=seat,
+                              invite=table.invite_token)
 
 
 def pause_seconds() -> float:
