@@ -10,10 +10,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from matches.models import Event, LogKind, Match
-from matches.state import load_state
-from tavla.engine.actions import action_from_dict
+from matches.state import load_state, replay_log
 from tavla.engine.dice import DiceVerificationError, commitment_for, recompute_rolls
-from tavla.engine.match import MatchState, Rules
+from tavla.engine.match import MatchState
 from tavla.engine.matfile import export_mat
 
 ROLL_ACTIONS = ("opening_roll", "roll")
@@ -176,17 +175,5 @@ def replay_steps(match: Match, events: list[Event] | None = None) -> Iterator[Re
     if events is None:
         events = list(match.events.order_by("sequence").select_related("actor"))
     names = (match.player0.display_name, match.player1.display_name)
-    state: MatchState | None = None
-    for event in events:
-        changed = False
-        if event.kind == LogKind.START:
-            state = MatchState.new(Rules.from_dict(event.payload["rules"]))
-            changed = True
-        elif "action" in event.payload:
-            if state is None:
-                raise ValueError("the log has an action before its start event")
-            state = state.apply(action_from_dict(event.payload["action"]))
-            changed = True
-        if state is None:
-            raise ValueError("the log does not begin with a start event")
+    for event, state, changed in replay_log(events):
         yield ReplayStep(event, state, changed, _describe(event, names))

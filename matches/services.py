@@ -318,13 +318,16 @@ def _check_version(match: Match, expected_version: int) -> None:
 
 
 def _apply_and_advance(match: Match, state: MatchState, action: Action, actor: Any,
-                       now: datetime) -> list[Event]:
-    """Apply ``action`` then everything the server does by itself. Caller holds the lock."""
+                       now: datetime, *, logged: dict[str, Any] | None = None) -> list[Event]:
+    """Apply ``action`` then everything the server does by itself. Caller holds the lock.
+
+    ``logged`` adds to the action's event payload what the engine does not know (why, when):
+    each event is written once, with its final payload."""
     try:
         new_state = state.apply(action)
     except EngineError as error:
         raise ServiceError("illegal_action", str(error)) from error
-    events = _log_action(match, state, new_state, action, actor)
+    events = _log_action(match, state, new_state, action, actor, logged)
     # A player's own roll after their cube decision is the same turn: same clock, same delay.
     same_turn = isinstance(action, Roll) and new_state.phase is Phase.MOVE
     _advance(match, new_state, events, now, same_turn=same_turn)
@@ -332,8 +335,8 @@ def _apply_and_advance(match: Match, state: MatchState, action: Action, actor: A
 
 
 def _log_action(match: Match, before: MatchState, after: MatchState, action: Action,
-                actor: Any) -> list[Event]:
-    payload: dict[str, Any] = {"action": action.to_dict()}
+                actor: Any, logged: dict[str, Any] | None = None) -> list[Event]:
+    payload: dict[str, Any] = {"action": action.to_dict(), **(logged or {})}
     if isinstance(action, PlayMove):
         # Store the canonical notation the engine matched, whatever the client typed.
         game = after.games[len(before.games) - 1]
@@ -540,11 +543,10 @@ def flag_locked(match: Match, state: MatchState, now: datetime) -> bool:
         return False
     # After a flag the match goes on with that player on delay only.
     match.clock = Clock.from_dict(match.clock).stop(now.timestamp()).flag(loser).to_dict()
-    events = _apply_and_advance(match, state, Timeout(loser), None, now)
     player_id = match.player0_id if loser == 0 else match.player1_id
     absent = presence.absent_at_flag(table_id=match.table_id, player_id=player_id)
-    events[0].payload.update(flagged_at=now.timestamp(), absent=absent)
-    events[0].save(update_fields=["payload"])
+    _apply_and_advance(match, state, Timeout(loser), None, now,
+                       logged={"flagged_at": now.timestamp(), "absent": absent})
     return True
 
 
@@ -556,9 +558,8 @@ def match_forfeit(*, match_id: int, loser: Player, reason: str, actor: Any = Non
         if seat is None:
             raise ServiceError("not_a_player", "Only a player of this match can forfeit it.")
         state = load_state(match)
-        events = _apply_and_advance(match, state, Forfeit(seat), actor, timezone.now())
-        events[0].payload["reason"] = reason
-        events[0].save(update_fields=["payload"])
+        _apply_and_advance(match, state, Forfeit(seat), actor, timezone.now(),
+                           logged={"reason": reason})
         return match
 
 

@@ -7,12 +7,13 @@ changes a match in progress or its replay.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Iterable, Iterator
 
 from django.conf import settings
 
 from matches.models import Event, LogKind, Match, Table
 from matches.rules import FlagPenalty
+from tavla.engine.actions import action_from_dict
 from tavla.engine.dice import FairDice, ScriptedDice
 from tavla.engine.match import MatchState, Rules
 
@@ -61,16 +62,34 @@ class MatchDice:
     roll_opening = roll
 
 
-def replay_events(events: list[Event]) -> MatchState:
-    """Rebuild a match's engine state from its log: the rules of the ``start`` event, then
-    every logged engine action in order."""
-    rules: Rules | None = None
-    actions: list[dict[str, Any]] = []
+def replay_log(events: Iterable[Event]) -> Iterator[tuple[Event, MatchState, bool]]:
+    """The one replay of a match's log: each event with the engine state right after it, and
+    whether it applied an engine action (the ``start`` event sets up the rules it stores).
+
+    Raises ``ValueError`` when the log does not begin with its ``start`` event, and the
+    engine's errors (``ValueError`` too) when a logged action does not apply.
+    """
+    state: MatchState | None = None
     for event in events:
+        applied = False
         if event.kind == LogKind.START:
-            rules = Rules.from_dict(event.payload["rules"])
+            state = MatchState.new(Rules.from_dict(event.payload["rules"]))
+            applied = True
         elif "action" in event.payload:
-            actions.append(event.payload["action"])
-    if rules is None:
+            if state is None:
+                raise ValueError("the log has an action before its start event")
+            state = state.apply(action_from_dict(event.payload["action"]))
+            applied = True
+        if state is None:
+            raise ValueError("the log does not begin with a start event")
+        yield event, state, applied
+
+
+def replay_events(events: Iterable[Event]) -> MatchState:
+    """The state the whole log replays to: the last step of :func:`replay_log`."""
+    last: MatchState | None = None
+    for _event, state, _applied in replay_log(events):
+        last = state
+    if last is None:
         raise ValueError("the log has no start event")
-    return MatchState.replay(rules, actions)
+    return last

@@ -5,8 +5,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from django.db.models.signals import post_save
 
-from matches import services
+from matches import clocks, services
 from matches.audit import dice_audit, mat_export, replay_steps
 from matches.demo import play_out
 from matches.models import Event, LogKind, MatchStatus
@@ -83,3 +84,45 @@ def test_a_tampered_roll_fails_the_dice_audit(start_match):
     audit = dice_audit(match)
     assert audit["verified"] is False
     assert [r["matches"] for r in audit["rolls"]].count(False) == 1
+
+
+def test_the_replay_steps_end_in_the_state_the_snapshot_replay_gives(start_match):
+    match = play_out(start_match(match_length=3), random.Random(3), double=0.2)
+    events = list(match.events.order_by("sequence"))
+    steps = list(replay_steps(match))
+    assert [step.event.pk for step in steps] == [event.pk for event in events]
+    assert steps[-1].state == replay_events(events)
+    assert not steps[-1].event.payload.get("action") and steps[-1].changed is False
+
+
+def test_a_log_without_its_start_event_does_not_replay(start_match):
+    match = play_out(start_match(match_length=1), random.Random(4))
+    events = list(match.events.order_by("sequence"))[1:]
+    with pytest.raises(ValueError, match="before its start event"):
+        replay_events(events)
+    match.events.filter(sequence=0).delete()
+    assert not services.match_verify(match_id=match.pk).ok
+
+
+def test_events_are_written_once_with_their_final_payload(start_match):
+    """The log is append-only: a flag and a forfeit write their events complete, never
+    save them again to add when the flag fell or why the match was forfeited."""
+    saves: list[tuple[str, bool]] = []
+
+    def record(sender: type[Event], instance: Event, created: bool, **kwargs: object) -> None:
+        saves.append((instance.kind, created))
+
+    match = start_match(dice=[[3, 1], [3, 1]], match_length=5, clock_enabled=True,
+                        clock_delay=1, clock_reserve_seconds=1, clock_reserve_per_point=0)
+    post_save.connect(record, sender=Event)
+    try:
+        assert clocks.flag_if_expired(match_id=match.pk, now=match.deadline)
+        services.match_forfeit(match_id=match.pk, loser=match.player1, reason="No show")
+    finally:
+        post_save.disconnect(record, sender=Event)
+    assert (LogKind.TIMEOUT, True) in saves and (LogKind.FORFEIT, True) in saves
+    assert all(created for _kind, created in saves), saves
+    timeout = match.events.get(kind=LogKind.TIMEOUT).payload
+    assert set(timeout) == {"action", "flagged_at", "absent"}
+    assert match.events.get(kind=LogKind.FORFEIT).payload["reason"] == "No show"
+    assert services.match_verify(match_id=match.pk).ok
