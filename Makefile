@@ -12,7 +12,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.tavla-installed
 TEST_STAMP := $(VENV)/.tavla-test-installed
 
-.PHONY: run test lint typecheck pytest bench stop install install-test
+.PHONY: run test lint typecheck pytest jstest bench stop install install-test
 
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
@@ -20,7 +20,7 @@ run: $(STAMP)
 	$(PY) manage.py runall
 
 test: $(TEST_STAMP)
-	$(MAKE) lint typecheck pytest
+	$(MAKE) lint typecheck jstest pytest
 
 lint: $(TEST_STAMP)
 	$(PY) -m ruff check .
@@ -31,6 +31,10 @@ typecheck: $(TEST_STAMP)
 
 pytest: $(TEST_STAMP)
 	$(PY) -m pytest
+
+# The board's pure modules (geometry, move logic, words) under Node's own test runner.
+jstest:
+	node --test tests/js/
 
 bench: $(STAMP)
 	@set -e; for f in benchmarks/[!_]*.py; do \

@@ -20,14 +20,14 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
-from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from matches import services
 from matches.audit import ReplayStep, mat_export, mat_filename, replay_steps
 from matches.errors import ServiceError
 from matches.models import Match, MatchStatus
-from matches.selectors import board_dict
+from matches.review import review_data
+from matches.ui_strings import board_strings, review_strings
 from tavla.engine import EngineError
 from tavla.engine.match import MatchState
 
@@ -35,106 +35,6 @@ if TYPE_CHECKING:
     from matches.admin import MatchAdmin
 
 ADJUDICATE_PERMISSION = "matches.adjudicate_match"
-
-# -- the board as SVG -------------------------------------------------------------------------
-
-_COLUMN = 34
-_MARGIN = 10
-_BAR = 34
-_HEIGHT = 380
-_POINT_HEIGHT = 150
-_RADIUS = 15
-_HALF = 6 * _COLUMN
-_BOARD_WIDTH = 2 * _MARGIN + 2 * _HALF + _BAR
-_TRAY = 50
-_WIDTH = _BOARD_WIDTH + _TRAY
-_COLOURS = ("#f5f1e6", "#2b2b2b")  # player 0 light, player 1 dark
-_STROKES = ("#7a6a4f", "#000000")
-
-
-def _column_x(point: int) -> tuple[float, bool]:
-    """Centre x of ``point`` (player 0's numbering) and whether it is on the top row.
-
-    Player 0's home board is bottom right: 12..1 along the bottom, 13..24 along the top.
-    """
-    if point <= 12:
-        index = 12 - point  # 12 -> leftmost, 1 -> rightmost
-        top = False
-    else:
-        index = point - 13  # 13 -> leftmost, 24 -> rightmost
-        top = True
-    x = _MARGIN + index * _COLUMN + (_BAR if index >= 6 else 0) + _COLUMN / 2
-    return x, top
-
-
-def _checker(x: float, y: float, seat: int, label: str = "") -> str:
-    circle = (f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{_RADIUS}" fill="{_COLOURS[seat]}" '
-              f'stroke="{_STROKES[seat]}" stroke-width="1.5"/>')
-    if label:
-        circle += (f'<text x="{x:.1f}" y="{y + 5:.1f}" text-anchor="middle" font-size="13" '
-                   f'font-weight="bold" fill="{_COLOURS[1 - seat]}">{label}</text>')
-    return circle
-
-
-def _stack(x: float, top: bool, count: int, seat: int, start: float | None = None) -> list[str]:
-    parts = []
-    shown = min(count, 5)
-    for i in range(shown):
-        offset = _RADIUS + i * 2 * _RADIUS
-        base = start if start is not None else (_MARGIN if top else _HEIGHT - _MARGIN)
-        y = base + offset if top else base - offset
-        label = str(count) if count > 5 and i == shown - 1 else ""
-        parts.append(_checker(x, y, seat, label))
-    return parts
-
-
-def board_svg(state: MatchState) -> SafeString:
-    """The board of ``state`` from player 0's side as an inline SVG (light checkers are
-    player 0's, moving from the top left round to the bottom right)."""
-    board = board_dict(state.board)
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_WIDTH} {_HEIGHT + 24}" '
-        f'width="{_WIDTH}" height="{_HEIGHT + 24}" class="tavla-board" role="img" '
-        f'aria-label="board">',
-        f'<rect x="0" y="0" width="{_BOARD_WIDTH}" height="{_HEIGHT}" fill="#3d6b35" rx="6"/>',
-        f'<rect x="{_MARGIN + _HALF}" y="0" width="{_BAR}" height="{_HEIGHT}" fill="#5a3e22"/>',
-        f'<rect x="{_BOARD_WIDTH + 4}" y="0" width="{_TRAY - 4}" height="{_HEIGHT}" '
-        f'fill="#5a3e22" rx="4"/>',
-    ]
-    for point in range(1, 25):
-        x, top = _column_x(point)
-        left, right = x - _COLUMN / 2 + 1, x + _COLUMN / 2 - 1
-        fill = "#c9a66b" if point % 2 else "#8c3b2e"
-        if top:
-            tip = _MARGIN + _POINT_HEIGHT
-            shape = f"{left:.1f},{_MARGIN} {right:.1f},{_MARGIN} {x:.1f},{tip}"
-        else:
-            tip = _HEIGHT - _MARGIN - _POINT_HEIGHT
-            shape = f"{left:.1f},{_HEIGHT - _MARGIN} {right:.1f},{_HEIGHT - _MARGIN} {x:.1f},{tip}"
-        parts.append(f'<polygon points="{shape}" fill="{fill}"/>')
-        # Point numbers (player 0's): top ones inside the frame, bottom ones below it.
-        label_y = _MARGIN - 1 if top else _HEIGHT + 16
-        colour = "#ffffff" if top else "#333333"
-        parts.append(f'<text x="{x:.1f}" y="{label_y}" text-anchor="middle" '
-                     f'font-size="{9 if top else 11}" fill="{colour}">{point}</text>')
-        count = board["points"][point - 1]
-        if count:
-            parts += _stack(x, top, abs(count), 0 if count > 0 else 1)
-    bar_x = _MARGIN + _HALF + _BAR / 2
-    # Player 0 enters at the top right, so their bar checkers wait on the top half.
-    if board["bar"][0]:
-        parts += _stack(bar_x, True, board["bar"][0], 0, start=_MARGIN + 40)
-    if board["bar"][1]:
-        parts += _stack(bar_x, False, board["bar"][1], 1, start=_HEIGHT - _MARGIN - 40)
-    tray_x = _BOARD_WIDTH + 4 + (_TRAY - 4) / 2
-    for seat, y in ((1, 40), (0, _HEIGHT - 30)):
-        off = board["off"][seat]
-        parts.append(_checker(tray_x, y, seat, str(off)))
-        parts.append(f'<text x="{tray_x:.1f}" y="{y + (30 if seat else -22):.1f}" '
-                     f'text-anchor="middle" font-size="10" fill="#ffffff">off</text>')
-    parts.append("</svg>")
-    return mark_safe("".join(parts))  # noqa: S308 - built from numbers only, no user text
-
 
 # -- forms ------------------------------------------------------------------------------------
 
@@ -205,7 +105,8 @@ def _step_row(index: int, step: ReplayStep) -> dict[str, Any]:
 
 
 def replay_view(admin: MatchAdmin, request: HttpRequest, match_id: int) -> HttpResponse:
-    """The board after any event of the log (``?step=N``), with the whole log beside it."""
+    """The board after any event of the log (``?step=N`` opens there; stepping happens in the
+    page, on the review component), with the whole log beside it."""
     match = get_match(admin, request, match_id)
     error = None
     steps: list[ReplayStep] = []
@@ -224,10 +125,13 @@ def replay_view(admin: MatchAdmin, request: HttpRequest, match_id: int) -> HttpR
         steps=[_step_row(i, step) for i, step in enumerate(steps)],
         step=_step_row(index, current) if current else None,
         index=index,
+        start=index,
         previous=index - 1 if index > 0 else None,
         next=index + 1 if index + 1 < len(steps) else None,
         last=len(steps) - 1,
-        board=board_svg(state) if state else "",
+        # the same board component as the players' review page, one frame per log entry
+        review=review_data(match, with_log=True) if error is None else None,
+        strings=board_strings() | review_strings(),
         state=state,
         dice=list(state.dice) if state and state.dice else None,
         pips=state.pip_counts() if state else None,

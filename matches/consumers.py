@@ -453,6 +453,9 @@ class TableConsumer(_LiveConsumer):
                 await db(_stand)(self.table_id, self.player)
             elif kind == "sync":
                 await self.send_state()
+            elif kind == "ping":  # the board's heartbeat: proof the link still carries messages
+                await self.send_json({"type": "pong"} if ref is None
+                                     else {"type": "pong", "ref": ref})
             elif kind == "check_clock":
                 # A board whose clock display reached zero asks; the server still decides,
                 # and a flag reaches every board through the usual broadcast.
@@ -460,7 +463,7 @@ class TableConsumer(_LiveConsumer):
                     await db(match_check_clock)(match_id=self.playing)
             else:
                 raise ServiceError("unknown_type",
-                                  "type is one of: action, sit, stand, sync, check_clock.")
+                                   "type is one of: action, sit, stand, sync, ping, check_clock.")
         except ServiceError as error:
             await self.send_error(error.code, error.detail, ref)
 

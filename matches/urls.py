@@ -11,6 +11,7 @@ urlpatterns = [
     path("tables/<int:table_id>/sit/", views.table_sit, name="table-sit"),
     path("tables/<int:table_id>/stand/", views.table_stand, name="table-stand"),
     path("tables/<int:table_id>/invite/", views.table_invite, name="table-invite"),
+    path("matches/<int:match_id>/", views.match_review, name="match-review"),
     path("accounts/signup/", views.signup, name="signup"),
     path("players/me/", views.my_page, name="player-me"),
     path("players/<int:player_id>/", views.player_page, name="player"),

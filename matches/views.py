@@ -24,6 +24,8 @@ from matches.errors import ServiceError
 from matches.forms import SignUpForm, TableForm
 from matches.models import Match, MatchStatus, Player, Table
 from matches.rating_graph import rating_graph_svg
+from matches.review import can_review, review_data
+from matches.ui_strings import board_strings, lobby_strings, review_strings
 
 
 def _viewer(request: HttpRequest) -> Player | None:
@@ -89,6 +91,22 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         "strings": board_strings(),
         "viewer": viewer,
         "invitation": invitation,
+    })
+
+
+def match_review(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A finished match on the board, step by step, with its move list, ``.mat`` and dice
+    audit; a match still being played opens its table instead."""
+    match = get_object_or_404(Match.objects.select_related("player0", "player1", "table"),
+                              pk=match_id)
+    if not can_review(match, _viewer(request), staff=request.user.is_staff):
+        raise Http404(_("This match was played at a private table."))
+    if match.status == MatchStatus.PLAYING:
+        return redirect("table", table_id=match.table_id)
+    return render(request, "matches/review.html", {
+        "match": match,
+        "review": review_data(match),
+        "strings": board_strings() | review_strings(),
     })
 
 
@@ -191,109 +209,3 @@ PERSIAN_DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
 def localized_digits(text: str) -> str:
     """``text`` with Persian digits when the page is in Persian."""
     return text.translate(PERSIAN_DIGITS) if get_language() == "fa" else text
-
-
-# -- words the scripts show, translated on the server (no JavaScript catalog) --------------
-
-
-def lobby_strings() -> dict[str, str]:
-    return {
-        "money": _("Money session"),
-        "to_points": _("Match to {n}"),
-        "cube": _("cube"),
-        "no_cube": _("no cube"),
-        "gammons_off": _("no gammons"),
-        "crawford": _("Crawford"),
-        "rated": _("rated"),
-        "unrated": _("unrated"),
-        "clock": _("{delay} s + {reserve}"),
-        "empty_seat": _("free seat"),
-        "watch": _("Watch"),
-        "sit": _("Sit"),
-        "open": _("Waiting for a player"),
-        "playing": _("Playing"),
-        "no_tables": _("No tables yet: create one."),
-        "reserved": _("reserved"),
-    }
-
-
-def board_strings() -> dict[str, str]:
-    return {
-        # players' terms (RULES.md gives the Persian ones)
-        "pips": _("pips"),
-        "bar": _("bar"),
-        "cube": _("cube"),
-        "single": _("single game"),
-        "gammon": _("gammon"),
-        "backgammon": _("backgammon"),
-        # panels and controls
-        "roll": _("Roll"),
-        "double": _("Double"),
-        "take": _("Take"),
-        "drop": _("Drop"),
-        "resign": _("Resign"),
-        "confirm": _("Confirm move"),
-        "undo": _("Undo"),
-        "flip": _("Flip board"),
-        "sit": _("Sit here"),
-        "seats": _("Seats"),
-        "next_match": _("Seats for the next match"),
-        "stand": _("Stand up"),
-        "login_to_play": _("Log in to play"),
-        "empty_seat": _("Free seat"),
-        "waiting_player": _("Waiting for an opponent…"),
-        "resign_question": _("Resign this game? {name} wins {points}."),
-        "cancel": _("Cancel"),
-        "yes_resign": _("Yes, resign"),
-        "close": _("Close"),
-        "lobby": _("Back to the lobby"),
-        "your_turn_roll": _("Your turn: double or roll."),
-        "your_turn_move": _("Your turn: move {dice}."),
-        "your_turn_move_done": _("Confirm your move, or undo."),
-        "cube_offered_you": _("{name} doubles to {value}: take or drop?"),
-        "cube_offered_wait": _("Waiting for {name} to take or drop…"),
-        "waiting_for": _("Waiting for {name}…"),
-        "spectating": _("You are watching."),
-        "match_to": _("Match to {n} points"),
-        "match_to_one": _("Match to 1 point"),
-        "money": _("Money session"),
-        "crawford_game": _("Crawford game: no doubling"),
-        "game_n": _("Game {n}"),
-        "score": _("Score"),
-        "moves": _("Moves"),
-        "connecting": _("Connecting…"),
-        "live": _("Live"),
-        "reconnecting": _("Connection lost; reconnecting in {s} s…"),
-        "closed": _("This board is closed."),
-        # the move list
-        "ev_opening": _("Opening roll: {p0} {d0}, {p1} {d1}"),
-        "ev_play": _("{name} {dice}: {play}"),
-        "ev_roll": _("{name} rolls {dice}"),
-        "ev_pass": _("{name} {dice}: cannot move"),
-        "ev_double": _("{name} doubles to {value}"),
-        "ev_take": _("{name} takes"),
-        "ev_drop": _("{name} drops"),
-        "ev_resign": _("{name} resigns"),
-        "ev_timeout": _("{name}'s flag falls"),
-        "ev_forfeit": _("{name} forfeits"),
-        "ev_adjudicate": _("A referee decides for {name}"),
-        # end panels
-        "game_over": _("Game {n} is over"),
-        "wins_points": _("{name} wins {points}"),
-        "points_1": _("1 point"),
-        "points_n": _("{n} points"),
-        "how_bear_off": _("{kind} × cube {cube}"),
-        "how_drop": _("the double was dropped"),
-        "how_resign": _("resignation × cube {cube}"),
-        "how_timeout": _("time ran out × cube {cube}"),
-        "how_forfeit": _("forfeit"),
-        "how_adjudication": _("referee's decision"),
-        "match_over": _("The match is over"),
-        "match_won": _("{name} wins the match {score}"),
-        "session_over": _("The session is over: {score}"),
-        "voided": _("This match was voided by a referee."),
-        "play_again": _("Play again"),
-        "pip_title": _("Pip count"),
-        "clock_delay": _("delay"),
-    }
-

@@ -19,7 +19,7 @@ function rules(r) {
   const parts = [r.match_length ? fmt('to_points', { n: num(r.match_length) }) : T.money];
   parts.push(r.cube ? T.cube : T.no_cube);
   if (!r.gammons) parts.push(T.gammons_off);
-  if (r.match_length && r.crawford) parts.push(T.crawford);
+  if (r.match_length > 1 && r.crawford) parts.push(T.crawford);  // no Crawford game in a 1-point match
   parts.push(r.rated ? T.rated : T.unrated);
   if (r.clock) {
     const reserve = r.clock.reserve >= 60 ? `${num(Math.round(r.clock.reserve / 60))}′` : `${num(r.clock.reserve)}″`;

@@ -182,6 +182,22 @@ async def test_reconnecting_gives_the_same_state_and_sync_resends_it(opening_mat
     assert reloaded == after == synced
 
 
+async def test_a_ping_is_answered_with_a_pong_and_changes_nothing(opening_match: Match) -> None:
+    match = opening_match
+    async with board(match.table_id, match.player0) as mover, \
+            board(match.table_id) as spectator:
+        state = await receive(mover)
+        await receive(spectator)
+        await mover.send_json_to({"type": "ping"})
+        assert await mover.receive_json_from(timeout=5) == {"type": "pong"}
+        await spectator.send_json_to({"type": "ping", "ref": 7})
+        assert await spectator.receive_json_from(timeout=5) == {"type": "pong", "ref": 7}
+        # nothing else was sent, and the match did not move
+        assert await mover.receive_nothing(timeout=0.3)
+        await mover.send_json_to({"type": "sync"})
+        assert (await receive(mover))["version"] == state["version"]
+
+
 async def test_sitting_down_over_the_socket_starts_the_match(
         make_player: Callable[..., Player]) -> None:
     from matches import services

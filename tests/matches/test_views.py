@@ -147,3 +147,45 @@ def test_a_boards_state_is_read_in_one_query(start_match: Callable[..., Match],
     with django_assert_num_queries(1):  # type: ignore[operator]
         state = state_for(*read_table(match.table_id), viewer)
     assert state["legal_plays"] and state["table"]["seats"][0]["id"] == viewer.pk
+
+
+def test_a_finished_match_opens_on_the_review_page_step_by_step(
+        start_match: Callable[..., Match], make_player: Callable[..., Player],
+        client: Client) -> None:
+    match = start_match(dice=[[3, 1], [6, 4]], match_length=1)
+    assert client.get(f"/matches/{match.pk}/")["Location"] == f"/tables/{match.table_id}/"
+    match = act(match, 0, "play", "8/5 6/5")
+    match = act(match, 1, "roll")
+    match = act(match, 1, "resign")
+    page = client.get(f"/matches/{match.pk}/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    review = embedded(html, "review-data")
+    assert isinstance(review, dict)
+    frames = review["frames"]
+    # start, opening roll, the play, bob's roll, the resignation: one frame per change
+    assert [f["phase"] for f in frames][:4] == ["opening_roll", "move", "turn_start", "move"]
+    assert frames[1]["dice"] == [3, 1] and frames[3]["dice"] == [6, 4]
+    assert frames[2]["board"]["points"][4] == 2  # seat 0's 5 point after 8/5 6/5
+    assert frames[-1]["score"] == [1, 0] and review["winner"] == 0
+    events = review["games"][0]["events"]
+    assert events[frames[2]["at"][1]] == {"type": "play", "player": 0, "dice": [3, 1],
+                                          "play": "8/5 6/5"}
+    assert events[frames[3]["at"][1]] == {"type": "roll", "player": 1, "dice": [6, 4]}
+    assert f"/api/matches/{match.pk}/mat/" in html and f"/api/matches/{match.pk}/dice/" in html
+    strings = embedded(html, "board-strings")
+    assert isinstance(strings, dict) and "step_of" in strings and "ev_play" in strings
+    # the players' pages link there
+    profile = client.get(f"/players/{match.player0_id}/").content.decode()
+    assert f'href="/matches/{match.pk}/"' in profile
+    assert client.get("/matches/999999/").status_code == 404
+
+
+def test_a_private_tables_match_is_reviewed_only_by_its_players(
+        start_match: Callable[..., Match], make_player: Callable[..., Player],
+        client: Client) -> None:
+    match = start_match(dice=[[3, 1]], match_length=1, is_public=False)
+    match = act(match, 0, "resign")
+    assert client.get(f"/matches/{match.pk}/").status_code == 404
+    assert logged_in(make_player("eve")).get(f"/matches/{match.pk}/").status_code == 404
+    assert logged_in(match.player1).get(f"/matches/{match.pk}/").status_code == 200

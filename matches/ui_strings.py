@@ -1,0 +1,135 @@
+"""The words the page scripts show, translated on the server (no JavaScript catalogue): each
+page carries its dictionary as JSON (``json_script``) and the scripts fill in the
+placeholders (``static/board/words.js``). Keep every string a script shows here."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+
+def lobby_strings() -> dict[str, str]:
+    return {
+        "money": _("Money session"),
+        "to_points": _("Match to {n}"),
+        "cube": _("cube"),
+        "no_cube": _("no cube"),
+        "gammons_off": _("no gammons"),
+        "crawford": _("Crawford"),
+        "rated": _("rated"),
+        "unrated": _("unrated"),
+        "clock": _("{delay} s + {reserve}"),
+        "empty_seat": _("free seat"),
+        "watch": _("Watch"),
+        "sit": _("Sit"),
+        "open": _("Waiting for a player"),
+        "playing": _("Playing"),
+        "no_tables": _("No tables yet: create one."),
+        "reserved": _("reserved"),
+    }
+
+
+def review_strings() -> dict[str, str]:
+    return {
+        "step_of": _("Step {n} of {m}"),
+        "start_of_match": _("Start of the match"),
+        "new_game": _("Game {n} begins"),
+    }
+
+
+def board_strings() -> dict[str, str]:
+    return {
+        # players' terms (RULES.md gives the Persian ones)
+        "pips": _("pips"),
+        "bar": _("bar"),
+        "cube": _("cube"),
+        "single": _("single game"),
+        "gammon": _("gammon"),
+        "backgammon": _("backgammon"),
+        # panels and controls
+        "roll": _("Roll"),
+        "double": _("Double"),
+        "take": _("Take"),
+        "drop": _("Drop"),
+        "resign": _("Resign"),
+        "confirm": _("Confirm move"),
+        "undo": _("Undo"),
+        "flip": _("Flip board"),
+        "sit": _("Sit here"),
+        "seats": _("Seats"),
+        "next_match": _("Seats for the next match"),
+        "stand": _("Stand up"),
+        "login_to_play": _("Log in to play"),
+        "empty_seat": _("Free seat"),
+        "waiting_player": _("Waiting for an opponent…"),
+        "resign_question": _("Resign this game? {name} wins {points}."),
+        "cancel": _("Cancel"),
+        "yes_resign": _("Yes, resign"),
+        "close": _("Close"),
+        "lobby": _("Back to the lobby"),
+        "your_turn_roll": _("Your turn: double or roll."),
+        "your_turn_move": _("Your turn: move {dice}."),
+        "your_turn_move_done": _("Confirm your move, or undo."),
+        "cube_offered_you": _("{name} doubles to {value}: take or drop?"),
+        "cube_offered_wait": _("Waiting for {name} to take or drop…"),
+        "waiting_for": _("Waiting for {name}…"),
+        "spectating": _("You are watching."),
+        "match_to": _("Match to {n} points"),
+        "match_to_one": _("Match to 1 point"),
+        "money": _("Money session"),
+        "crawford_game": _("Crawford game: no doubling"),
+        "game_n": _("Game {n}"),
+        "score": _("Score"),
+        "moves": _("Moves"),
+        "connecting": _("Connecting…"),
+        "live": _("Live"),
+        "reconnecting": _("Reconnecting in {s} s…"),
+        "closed": _("This board is closed."),
+        "not_connected": _("Not connected: wait for the connection, or reconnect now."),
+        "title_your_turn": _("(Your turn)"),
+        "notify_turn_title": _("Your turn"),
+        "review": _("Review the match"),
+        "gammons_off": _("no gammons"),
+        # the board for screen readers and keyboard players
+        "light": _("light"),
+        "dark": _("dark"),
+        "off": _("borne off"),
+        "point_label": _("Point {n}"),
+        "empty": _("empty"),
+        "picked_up": _("picked up"),
+        "can_move": _("can move"),
+        "can_go_here": _("can go here"),
+        "describe_pips": _("Pips: {a} {pa}, {b} {pb}."),
+        "describe_dice": _("{name} rolled {dice}."),
+        "describe_last": _("Last play: {name} {play}."),
+        # the move list
+        "ev_opening": _("Opening roll: {p0} {d0}, {p1} {d1}"),
+        "ev_play": _("{name} {dice}: {play}"),
+        "ev_roll": _("{name} rolls {dice}"),
+        "ev_pass": _("{name} {dice}: cannot move"),
+        "ev_double": _("{name} doubles to {value}"),
+        "ev_take": _("{name} takes"),
+        "ev_drop": _("{name} drops"),
+        "ev_resign": _("{name} resigns"),
+        "ev_timeout": _("{name}'s flag falls"),
+        "ev_forfeit": _("{name} forfeits"),
+        "ev_adjudicate": _("A referee decides for {name}"),
+        # end panels
+        "game_over": _("Game {n} is over"),
+        "wins_points": _("{name} wins {points}"),
+        "points_1": _("1 point"),
+        "points_n": _("{n} points"),
+        "how_bear_off": _("{kind} × cube {cube}"),
+        "how_drop": _("the double was dropped"),
+        "how_resign": _("resignation × cube {cube}"),
+        "how_timeout": _("time ran out × cube {cube}"),
+        "how_forfeit": _("forfeit"),
+        "how_adjudication": _("referee's decision"),
+        "match_over": _("The match is over"),
+        "match_won": _("{name} wins the match {score}"),
+        "session_over": _("The session is over: {score}"),
+        "voided": _("This match was voided by a referee."),
+        "play_again": _("Play again"),
+        "pip_title": _("Pip count"),
+        "clock_delay": _("delay"),
+    }
+
