@@ -44,7 +44,8 @@ ARGS_PHONE = {"width": 390, "height": 844}
 
 
 def plan() -> tuple[list[tuple[Any, ...]], MatchState]:
-    """The clicks of the game: ("roll"|"double"|"take", seat) or ("play", seat, moves)."""
+    """The clicks of the game: ("roll"|"double"|"take", seat), ("play", seat, moves), or
+    ("forced", seat, moves) for a play the board makes by itself (the only legal one)."""
     state = MatchState.new(Rules(match_length=1, cube=True)).apply(OpeningRoll(*DICE[0]))
     rolls, plays = iter(DICE[1:]), iter(PLAYS)
     steps: list[tuple[Any, ...]] = []
@@ -63,7 +64,9 @@ def plan() -> tuple[list[tuple[Any, ...]], MatchState]:
             assert state.phase is Phase.MOVE and state.dice is not None
             assert state.player_on_roll is not None
             play = resolve_play(state.position, state.dice, next(plays))
-            steps.append(("play", state.player_on_roll,
+            # the only legal play is a forced one: the board makes it by itself
+            kind = "forced" if len(state.legal_plays()) == 1 else "play"
+            steps.append((kind, state.player_on_roll,
                           [(move.source, move.destination) for move in play.moves]))
             state = state.apply(PlayMove(play.notation()))
     return steps, state
@@ -71,7 +74,8 @@ def plan() -> tuple[list[tuple[Any, ...]], MatchState]:
 
 def test_the_plan_is_a_short_game_with_everything_in_it() -> None:
     steps, final = plan()
-    moves = [move for step in steps if step[0] == "play" for move in step[2]]
+    moves = [move for step in steps if step[0] in ("play", "forced") for move in step[2]]
+    assert any(step[0] == "forced" for step in steps)  # the bear-off has forced plays
     assert ("double", 1) in steps and ("take", 0) in steps
     assert any(source == 25 for source, _ in moves)          # a bar entry
     assert sum(destination == 0 for _, destination in moves) == 15  # bob bears off all 15
@@ -99,6 +103,8 @@ def point(value: int) -> str:
 
 
 def play_step(page: Any, step: tuple[Any, ...]) -> None:
+    if step[0] == "forced":
+        return  # nothing to do: the board plays it (forced plays are made by default)
     if step[0] != "play":
         page.click(f"#controls button[data-act='{step[0]}']")
         return
