@@ -8,17 +8,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from matches import access
 from matches.audit import ReplayStep, replay_steps
 from matches.models import Match, MatchStatus, Player
 from matches.selectors import board_dict
 
 
-def can_review(match: Match, viewer: Player | None, *, staff: bool = False) -> bool:
-    """Whether ``viewer`` could have watched ``match``: any match of a public table, a private
-    table's match only for its players (and staff)."""
-    if staff or match.table.is_public:
+def can_review(match: Match, viewer: Player | None, *, invite: str | None = None,
+               staff: bool = False) -> bool:
+    """Whether ``viewer`` could have watched ``match``: whoever may watch its table now
+    (:func:`matches.access.may_watch`: anyone at a public table, a private table's creator,
+    reserved players and invitation holders), its two players, and staff."""
+    if staff or (viewer is not None and viewer.pk in (match.player0_id, match.player1_id)):
         return True
-    return viewer is not None and viewer.pk in (match.player0_id, match.player1_id)
+    return access.may_watch(match.table, viewer, invite)
 
 
 def _frame(step: ReplayStep, *, with_log: bool) -> dict[str, Any]:

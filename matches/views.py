@@ -99,7 +99,8 @@ def match_review(request: HttpRequest, match_id: int) -> HttpResponse:
     audit; a match still being played opens its table instead."""
     match = get_object_or_404(Match.objects.select_related("player0", "player1", "table"),
                               pk=match_id)
-    if not can_review(match, _viewer(request), staff=request.user.is_staff):
+    if not can_review(match, _viewer(request), staff=request.user.is_staff,
+                      invite=access.session_invite(request.session, match.table_id)):
         raise Http404(_("This match was played at a private table."))
     if match.status == MatchStatus.PLAYING:
         return redirect("table", table_id=match.table_id)
