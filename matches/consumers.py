@@ -61,6 +61,7 @@ def table_dict(table: Table, match: Match | None) -> dict[str, Any]:
         "rules": rules_shown(table),
         "seats": [_seat_dict(table.seat0), _seat_dict(table.seat1)],
         "reserved": bool(table.reserved0_id or table.reserved1_id),
+        "reserved_for": [p for p in (table.reserved0_id, table.reserved1_id) if p is not None],
         "match_id": match.pk if match is not None else None,
         "playing": match is not None and match.status == MatchStatus.PLAYING,
     }

@@ -43,7 +43,9 @@ function row(t) {
       t.playing && t.score ? node('strong', { class: 'seat-score', text: ` ${num(t.score[i])}` }) : null);
   }));
   const actions = node('td', { class: 'actions' });
-  const free = t.seats.some((s) => s === null) && !t.playing && !t.reserved;
+  // A reserved table (a tournament pairing) offers its players a seat, and others none.
+  const mine = (t.reserved_for || []).includes(Number(table.dataset.playerId));
+  const free = t.seats.some((s) => s === null) && !t.playing && (!t.reserved || mine);
   if (free) {
     if (table.dataset.authenticated === '1') {
       const form = node('form', { method: 'post', action: url(table.dataset.sitUrl, t.id) },

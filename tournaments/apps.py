@@ -14,3 +14,14 @@ class TournamentsConfig(AppConfig):
 
         match_finished.connect(on_match_finished, sender=Match,
                                dispatch_uid="tournaments.on_match_finished")
+
+        # Players learn of their pairings at once; a player sitting down shows on the bracket.
+        from django.db.models.signals import post_save
+
+        from matches.models import Table
+        from tournaments.models import Pairing
+        from tournaments.notices import on_pairing_saved, on_table_saved
+
+        post_save.connect(on_pairing_saved, sender=Pairing,
+                          dispatch_uid="tournaments.notices.pairing")
+        post_save.connect(on_table_saved, sender=Table, dispatch_uid="tournaments.notices.table")

@@ -1,6 +1,10 @@
 """Live tournament pages: ``/ws/tournaments/<id>/`` tells an open page that the bracket or
 the standings changed; the page then fetches the new fragment (or the JSON) itself.
 
+``/ws/notices/`` (logged in) tells a player of their own pairings: on connect and whenever
+one is made or decided, ``{"type": "notices", "notices": [...]}`` with every pairing they
+have to play (see :func:`tournaments.notices.notices_for`).
+
 Anyone may watch a tournament, so a connection needs no login. The only message sent is
 ``{"type": "tournament.changed", "tournament_id": id}``; a client may send
 ``{"type": "ping"}`` and gets ``{"type": "pong"}``.
@@ -13,7 +17,10 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from matches.consumers import scope_user
+from matches.models import Player
 from tournaments.models import Tournament
+from tournaments.notices import notices_for, player_group
 from tournaments.selectors import tournament_group
 
 CLOSE_NO_TOURNAMENT = 4404
@@ -48,3 +55,45 @@ class TournamentConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     async def tournament_changed(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "tournament.changed",
                               "tournament_id": event.get("tournament_id")})
+
+
+CLOSE_NOT_LOGGED_IN = 4401
+
+
+def _player_of(scope: dict[str, Any]) -> Player | None:
+    user = scope_user(scope)
+    if user is None or not getattr(user, "is_authenticated", False):
+        return None
+    return Player.objects.filter(user=user).first()
+
+
+class NoticeConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    """One player's pairing notices, live."""
+
+    group: str | None = None
+
+    async def connect(self) -> None:
+        player = await database_sync_to_async(_player_of)(self.scope)
+        if player is None:
+            await self.close(code=CLOSE_NOT_LOGGED_IN)
+            return
+        self.player = player
+        self.group = player_group(player.pk)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        notices = await database_sync_to_async(notices_for)(player)
+        await self.send_json({"type": "notices", "notices": notices})
+
+    async def disconnect(self, code: int) -> None:
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if isinstance(content, dict) and content.get("type") == "ping":
+            await self.send_json({"type": "pong"})
+        else:
+            await self.send_json({"type": "error", "error": "unknown_type",
+                                  "detail": "This socket only announces pairings."})
+
+    async def notices_changed(self, event: dict[str, Any]) -> None:
+        await self.send_json({"type": "notices", "notices": event.get("notices", [])})

@@ -2,8 +2,9 @@
 
 from django.urls import path
 
-from tournaments.consumers import TournamentConsumer
+from tournaments.consumers import NoticeConsumer, TournamentConsumer
 
 websocket_urlpatterns = [
+    path("ws/notices/", NoticeConsumer.as_asgi()),
     path("ws/tournaments/<int:tournament_id>/", TournamentConsumer.as_asgi()),
 ]

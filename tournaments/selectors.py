@@ -224,6 +224,9 @@ def pairing_dict(row: Pairing, live_match: dict[int, int] | None = None) -> dict
     being played there."""
     live_match = live_match or {}
     match_id = live_match.get(row.table_id) if row.table_id else None
+    # Who has sat down at the pairing's table (the bracket marks them before the match).
+    table = row.table if row.table_id and row.status == PairingStatus.PAIRED else None
+    seated = {table.seat0_id, table.seat1_id} - {None} if table is not None else set()
     if match_id is None:
         match_id = row.match_id
 
@@ -241,6 +244,7 @@ def pairing_dict(row: Pairing, live_match: dict[int, int] | None = None) -> dict
             "winner": won,
             "points": row.winner_points if won else (row.loser_points if lost else None),
             "status": EntryStatus(entry.status).name.lower(),
+            "seated": entry.player_id in seated,
         }
 
     live = row.table_id is not None and row.table_id in live_match
@@ -277,7 +281,7 @@ def live_matches(tournament: Tournament) -> dict[int, int]:
 def pairing_rows(tournament: Tournament) -> list[Pairing]:
     return list(
         tournament.pairings.select_related(
-            "round", "entry_a__player", "entry_b__player"
+            "round", "entry_a__player", "entry_b__player", "table"
         ).order_by("order")
     )
 

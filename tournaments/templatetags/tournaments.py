@@ -35,3 +35,23 @@ def pairing_box(pairing: dict[str, Any]) -> dict[str, Any]:
 def parse_iso(value: str | None) -> datetime | None:
     """An ISO 8601 time from a JSON-ready dict, back as a datetime for the ``date`` filter."""
     return datetime.fromisoformat(value) if value else None
+
+
+@register.inclusion_tag("tournaments/_notices.html", takes_context=True)
+def pairing_notices(context: dict[str, Any]) -> dict[str, Any]:
+    """The viewer's pairings to play ("Your match: table 7 against X"), kept live."""
+    from matches.models import Player
+    from tournaments.notices import notices_for
+
+    request = context.get("request")
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {"show": False}
+    strings = {
+        "with_table": _("Your match: table {table} against {opponent}"),
+        "without_table": _("Your match against {opponent}"),
+        "sit": _("Sit down"),
+        "report": _("Report the result"),
+    }
+    return {"show": True, "notices": notices_for(Player.objects.filter(user=user).first()),
+            "strings": {key: str(value) for key, value in strings.items()}}

@@ -1,0 +1,41 @@
+// "Your match: table 7 against X": the player's pairings, live over /ws/notices/. The server
+// pushes the whole list whenever one of their pairings is made, decided or re-opened.
+(() => {
+  const box = document.getElementById('pairing-notices');
+  if (!box) return;
+  const T = JSON.parse(document.getElementById('pairing-notice-strings').textContent);
+  const fmt = (key, params) => T[key].replace(/\{(\w+)\}/g, (m, k) => (k in params ? params[k] : m));
+
+  function notice(n) {
+    const p = document.createElement('p');
+    p.className = 'pairing-notice';
+    p.dataset.pairing = n.pairing_id;
+    const strong = document.createElement('strong');
+    strong.textContent = n.board_number
+      ? fmt('with_table', { table: n.board_number, opponent: n.opponent })
+      : fmt('without_table', { opponent: n.opponent });
+    const link = document.createElement('a');
+    link.className = n.table_url ? 'button primary' : 'button';
+    link.href = n.table_url || n.tournament_url;
+    link.textContent = n.table_url ? T.sit : T.report;
+    p.append(strong, ` · ${n.tournament} ${n.slot} `, link);
+    return p;
+  }
+
+  let attempts = 0;
+  function connect() {
+    const scheme = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
+    const socket = new WebSocket(`${scheme}//${window.location.host}${box.dataset.wsPath}`);
+    socket.addEventListener('open', () => { attempts = 0; });
+    socket.addEventListener('message', (event) => {
+      const message = JSON.parse(event.data);
+      if (message.type === 'notices') box.replaceChildren(...message.notices.map(notice));
+    });
+    socket.addEventListener('close', (event) => {
+      if (event.code === 4401) return;  // not logged in: nothing to tell
+      attempts += 1;
+      setTimeout(connect, Math.min(30, 0.5 * 2 ** Math.min(attempts, 6)) * 1000);
+    });
+  }
+  connect();
+})();
