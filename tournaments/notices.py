@@ -13,6 +13,7 @@ their shape) is covered without one of them forgetting to call this.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from django.db import transaction
@@ -78,7 +79,7 @@ def on_pairing_saved(sender: Any, instance: Pairing, **kwargs: Any) -> None:
                                                            "entry_b__player_id").first() or ()
     )
     for player_id in player_ids:
-        transaction.on_commit(lambda p=player_id: send_notices(p), robust=True)
+        transaction.on_commit(partial(send_notices, player_id), robust=True)
 
 
 def on_table_saved(sender: Any, instance: Table, update_fields: Any = None,
