@@ -14,7 +14,6 @@ from typing import Any
 from django.contrib.auth import authenticate
 from django.db.models import Prefetch, Q, QuerySet
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, permissions, status, viewsets
@@ -25,6 +24,7 @@ from rest_framework.authentication import (
 )
 from rest_framework.authtoken.models import Token
 from rest_framework.decorators import action
+from rest_framework.generics import get_object_or_404
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -271,6 +271,7 @@ class MatchViewSet(TavlaAPIMixin, mixins.ListModelMixin, viewsets.GenericViewSet
         return visible_matches(viewer_of(self.request)).order_by("-started_at", "-pk")
 
     def get_object(self) -> Match:
+        # DRF's helper: an id that is not a number ("abc") is a 404 like a missing one.
         return get_object_or_404(self.get_queryset(), pk=self.kwargs["pk"])
 
     def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:

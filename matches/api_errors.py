@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -80,6 +80,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         )
         return error_response("invalid", detail or "Invalid input.",
                               status.HTTP_400_BAD_REQUEST, fields=fields)
+    if isinstance(exc, RequestDataTooBig):  # a body that did not declare its size
+        return error_response("too_large", "The request body is too large.",
+                              status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):

@@ -11,7 +11,6 @@ as ``{"type": "error", "error": code, "detail": text}`` and changes nothing.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import threading
 import time
@@ -33,6 +32,7 @@ from matches.errors import ServiceError
 from matches.models import Match, MatchStatus, Player, Table
 from matches.rules import rules_shown
 from matches.selectors import match_state, open_tables
+from matches.socket_limits import GuardedSocket
 
 logger = logging.getLogger(__name__)
 
@@ -312,7 +312,7 @@ def _stand(table_id: int, player: Player | None) -> None:
 # -- consumers --------------------------------------------------------------------------------
 
 
-class _LiveConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class _LiveConsumer(GuardedSocket, AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     """Channels closes stale database connections before every handler, a hop to its one
     sync thread per message. These consumers never touch the database on the event loop:
     every query runs through :func:`db`, which closes stale connections in its own thread.
@@ -426,15 +426,6 @@ class TableConsumer(_LiveConsumer):
         await self.send_state()
 
     # -- commands from the client ---------------------------------------------------------------
-
-    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None,
-                      **kwargs: Any) -> None:
-        try:
-            content = json.loads(text_data or "")
-        except ValueError:
-            await self.send_error("bad_request", "Send one JSON object per message.")
-            return
-        await self.receive_json(content)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         ref = content.get("ref") if isinstance(content, dict) else None

@@ -109,6 +109,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "tavla.api_http.ApiBodyLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -252,6 +253,14 @@ TAVLA_BOT_PAUSE = tuple(
 # as closed (matches/presence.py).
 TAVLA_PRESENCE_HEARTBEAT = float(os.environ.get("TAVLA_PRESENCE_HEARTBEAT", "10"))
 
+# WebSocket limits per socket and per client (matches/socket_limits.py, docs/protocol.md).
+TAVLA_SOCKET_MAX_FRAME_BYTES = int(os.environ.get("TAVLA_SOCKET_MAX_FRAME_BYTES", "16384"))
+TAVLA_SOCKET_RATE = float(os.environ.get("TAVLA_SOCKET_RATE", "15"))  # messages a second
+TAVLA_SOCKET_BURST = float(os.environ.get("TAVLA_SOCKET_BURST", "30"))
+TAVLA_SOCKET_ABUSE = float(os.environ.get("TAVLA_SOCKET_ABUSE", "60"))  # dropped, then 1008
+TAVLA_SOCKETS_PER_USER = int(os.environ.get("TAVLA_SOCKETS_PER_USER", "30"))
+TAVLA_SOCKETS_PER_ADDRESS = int(os.environ.get("TAVLA_SOCKETS_PER_ADDRESS", "200"))
+
 # --- Auth and API -----------------------------------------------------------------------
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -285,6 +294,11 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_PARSER_CLASSES": [
+        "tavla.api_parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     # Anonymous clients by address, logged-in ones by user; over the rate: 429 rate_limited.
     "DEFAULT_THROTTLE_CLASSES": [
         "tavla.throttles.AnonymousRateThrottle",
@@ -299,6 +313,9 @@ TAVLA_API_RATES = {
     "user": os.environ.get("TAVLA_API_USER_RATE", "1200/min"),
     "token": os.environ.get("TAVLA_API_TOKEN_RATE", "20/min"),
 }
+# The largest request body the API reads (its requests are a few hundred bytes); larger:
+# 413 too_large. Django's own limit stays for the site's forms.
+TAVLA_API_MAX_BODY_BYTES = int(os.environ.get("TAVLA_API_MAX_BODY_BYTES", str(64 * 1024)))
 # Throttle counters live in the cache under this prefix (tests give each test its own).
 TAVLA_RATE_LIMIT_PREFIX = "rate"
 

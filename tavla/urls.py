@@ -2,10 +2,11 @@
 
 from django.contrib import admin
 from django.templatetags.static import static
-from django.urls import include, path
+from django.urls import include, path, re_path
 from django.views.generic import RedirectView, TemplateView
 from drf_spectacular.views import SpectacularAPIView
 
+from tavla.api_http import api_not_found
 from tavla.health import healthz
 
 
@@ -29,4 +30,6 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/", include("matches.api_urls")),
+    # Anything else under /api/ is the API's JSON 404, not a web page.
+    re_path(r"^api/", api_not_found),
 ]

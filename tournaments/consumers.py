@@ -19,6 +19,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
 from matches.consumers import scope_user
 from matches.models import Player
+from matches.socket_limits import GuardedSocket
 from tournaments.models import Tournament
 from tournaments.notices import notices_for, player_group
 from tournaments.selectors import tournament_group
@@ -26,7 +27,7 @@ from tournaments.selectors import tournament_group
 CLOSE_NO_TOURNAMENT = 4404
 
 
-class TournamentConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class TournamentConsumer(GuardedSocket, AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     group: str | None = None
 
     async def connect(self) -> None:

@@ -13,8 +13,8 @@ Commands (``python -m tavla.engine COMMAND --help`` for each):
     Reads JSON lines ``{"position_id": "...", "dice": [d1, d2]}`` from stdin and writes, for
     each, one line ``{"results": [...]}`` with the sorted distinct Position IDs after every
     legal play (the unchanged ID alone when nothing can be played). A line that cannot be
-    read gets ``{"error": "..."}`` in its place and the batch goes on; the exit status is then
-    1. Blank lines are skipped.
+    read gets ``{"error": "line N: ..."}`` in its place, the same message goes to stderr,
+    and the batch goes on; the exit status is then 1. Blank lines are skipped.
 ``selfplay --length N --seed S``
     Plays a random N-point match with the cube from the seed and prints it as a Jellyfish
     ``.mat`` file (GNU Backgammon's ``import mat`` reads it). The same seed gives the same match.
@@ -29,6 +29,7 @@ with ``set_defaults(handler=...)``.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 from collections.abc import Sequence
@@ -64,7 +65,9 @@ def _command_legal(args: argparse.Namespace) -> int:
     if args.batch:
         if args.position_id is not None:
             raise _UsageError("legal --batch reads its positions from stdin: give no arguments")
-        return _legal_batch(sys.stdin, sys.stdout)
+        # Undecodable bytes become U+FFFD, so such a line is one bad line, not a crash.
+        source = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace")
+        return _legal_batch(source, sys.stdout, sys.stderr)
     if args.position_id is None or args.die2 is None:
         raise _UsageError("legal needs POSITION_ID D1 D2 (or --batch)")
     position = Position.from_id(args.position_id)
@@ -79,6 +82,8 @@ def _batch_results(line: str) -> list[str]:
         request: Any = json.loads(line)
     except json.JSONDecodeError as error:
         raise EngineError(f"not JSON: {error}") from None
+    except RecursionError:
+        raise EngineError("not JSON this reader accepts: nested too deeply") from None
     if not isinstance(request, dict) or set(request) != {"position_id", "dice"}:
         raise EngineError('expected {"position_id": "...", "dice": [d1, d2]}')
     dice = request["dice"]
@@ -89,7 +94,9 @@ def _batch_results(line: str) -> list[str]:
     return sorted({play.position.to_id() for play in legal_plays(position, dice[0], dice[1])})
 
 
-def _legal_batch(source: TextIO, out: TextIO) -> int:
+def _legal_batch(source: TextIO, out: TextIO, errors: TextIO | None = None) -> int:
+    """Answer every line of ``source``; a bad line is answered with its error (and reported
+    by number on ``errors``), the others still get their results."""
     status = 0
     for number, line in enumerate(source, start=1):
         if not line.strip():
@@ -98,6 +105,8 @@ def _legal_batch(source: TextIO, out: TextIO) -> int:
             answer: dict[str, Any] = {"results": _batch_results(line)}
         except EngineError as error:
             answer = {"error": f"line {number}: {error}"}
+            if errors is not None:
+                print(f"error: line {number}: {error}", file=errors)
             status = 1
         out.write(json.dumps(answer) + "\n")
     return status

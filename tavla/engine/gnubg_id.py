@@ -39,7 +39,8 @@ def decode_position_id(text: str) -> Position:
     """Decode a Position ID.
 
     Raises :class:`InvalidPositionIdError` for a wrong length or characters, too few points
-    encoded, more than 15 checkers on a side, both sides on one point, or unused bits set.
+    encoded, more than 15 checkers on a side, both sides on one point, no checker of either
+    side on the board, or unused bits set.
     """
     if not isinstance(text, str):
         raise InvalidPositionIdError(f"a Position ID is a string, not {type(text).__name__}")
@@ -75,6 +76,12 @@ def decode_position_id(text: str) -> Position:
     if side != 2:
         raise InvalidPositionIdError(
             f"{text!r} is not a valid position: more than 30 checkers in all"
+        )
+    if not any(sides[0]) and not any(sides[1]):
+        # A game ends when one side has borne off its last checker: no game reaches a board
+        # where neither side has one left.
+        raise InvalidPositionIdError(
+            f"{text!r} is not a reachable position: neither side has a checker on the board"
         )
     try:
         position = Position(tuple(sides[1]), tuple(sides[0]))
