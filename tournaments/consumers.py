@@ -68,7 +68,7 @@ def _player_of(scope: dict[str, Any]) -> Player | None:
     return Player.objects.filter(user=user).first()
 
 
-class NoticeConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class NoticeConsumer(GuardedSocket, AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     """One player's pairing notices, live."""
 
     group: str | None = None
