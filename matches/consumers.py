@@ -27,6 +27,8 @@ from django.db import connections
 
 from matches import access, presence, services
 from matches.broadcast import LOBBY_GROUP, table_group
+from matches.chat_socket import COMMANDS as CHAT_COMMANDS
+from matches.chat_socket import ChatSocketMixin
 from matches.clocks import match_check_clock
 from matches.errors import ServiceError
 from matches.models import Match, MatchStatus, Player, Table
@@ -335,7 +337,7 @@ class _LiveConsumer(GuardedSocket, AsyncJsonWebsocketConsumer):  # type: ignore[
         raise NotImplementedError
 
 
-class TableConsumer(_LiveConsumer):
+class TableConsumer(ChatSocketMixin, _LiveConsumer):
     """One open board of one table: a player's or a spectator's."""
 
     table_id: int
@@ -364,6 +366,7 @@ class TableConsumer(_LiveConsumer):
         if seated:
             await self._mark_present()
         await self.send_state()
+        await self.chat_open()
 
     def _open(self) -> tuple[Player | None, bool]:
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
@@ -441,8 +444,10 @@ class TableConsumer(_LiveConsumer):
                     raise ServiceError("bad_request", "seat is 0, 1 or absent.")
                 await db(_sit)(self.table_id, self.player, seat)
                 await self._mark_present()
+                await self.chat_refresh()
             elif kind == "stand":
                 await db(_stand)(self.table_id, self.player)
+                await self.chat_refresh()
             elif kind == "sync":
                 await self.send_state()
             elif kind == "ping":  # the board's heartbeat: proof the link still carries messages
@@ -453,9 +458,11 @@ class TableConsumer(_LiveConsumer):
                 # and a flag reaches every board through the usual broadcast.
                 if self.playing is not None:
                     await db(match_check_clock)(match_id=self.playing)
+            elif kind in CHAT_COMMANDS:
+                await self.chat_command(kind, content)
             else:
-                raise ServiceError("unknown_type",
-                                   "type is one of: action, sit, stand, sync, ping, check_clock.")
+                raise ServiceError("unknown_type", "type is one of: action, sit, stand, sync, "
+                                   "ping, check_clock, " + ", ".join(CHAT_COMMANDS) + ".")
         except ServiceError as error:
             await self.send_error(error.code, error.detail, ref)
 

@@ -506,9 +506,11 @@ function setConnection({ kind, seconds }) {
 const scheme = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
 const connection = new Connection(`${scheme}//${window.location.host}${page.dataset.wsPath}`, {
   onMessage(message) {
+    // Other modules of the page (chat.js) see every message and send through this socket.
+    document.dispatchEvent(new CustomEvent('tavla:message', { detail: message }));
     if (message.type === 'state' || message.type === 'table') {
       receiveState(message);
-    } else if (message.type === 'error') {
+    } else if (message.type === 'error' && message.ref !== 'chat') {  // chat.js shows its own
       busy = false;
       showError(message.detail || message.error);
       if (message.error === 'stale_version') send({ type: 'sync' });
@@ -518,6 +520,7 @@ const connection = new Connection(`${scheme}//${window.location.host}${page.data
   onStatus: setConnection,
 });
 $('reconnect-now').addEventListener('click', () => connection.reconnectNow());
+document.addEventListener('tavla:send', (event) => send(event.detail));
 
 clockOffset = (state.server_time ?? Date.now() / 1000) - Date.now() / 1000;
 render(true);
