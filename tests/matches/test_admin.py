@@ -34,9 +34,13 @@ def referee_client(referee: User) -> Client:
 
 def test_the_referees_group_comes_from_a_migration():
     group = Group.objects.get(name="Referees")
-    codenames = set(group.permissions.values_list("codename", flat=True))
+    codenames = set(group.permissions.filter(content_type__app_label="matches")
+                    .values_list("codename", flat=True))
     assert codenames == {"view_player", "view_table", "view_match", "view_game", "view_event",
-                         "view_ratingrecord", "adjudicate_match"}
+                         "view_ratingrecord", "adjudicate_match",
+                         # table chat: read, review reports, remove (logged)
+                         "moderate_chat", "view_chatmessage", "view_chatreport",
+                         "change_chatreport", "view_chatmoderation"}
 
 
 def test_referee_reviews_the_replay_and_adjudicates_the_game(start_match, referee,

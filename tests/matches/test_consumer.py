@@ -188,6 +188,8 @@ async def test_a_ping_is_answered_with_a_pong_and_changes_nothing(opening_match:
             board(match.table_id) as spectator:
         state = await receive(mover)
         await receive(spectator)
+        for board_ in (mover, spectator):  # after the state, a board gets the chat so far
+            await receive(board_, "chat_history")
         await mover.send_json_to({"type": "ping"})
         assert await mover.receive_json_from(timeout=5) == {"type": "pong"}
         await spectator.send_json_to({"type": "ping", "ref": 7})

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0004_table_invite_token'),
+        ('matches', '0005_analysis_and_bots'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

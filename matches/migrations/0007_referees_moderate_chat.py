@@ -41,7 +41,7 @@ def revoke(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("matches", "0005_table_chat"),
+        ("matches", "0006_table_chat"),
         ("matches", "0003_referees_group"),
     ]
 
