@@ -129,7 +129,8 @@ RULES: tuple[Rule, ...] = (
          form_label=_("Crawford rule")),
     Rule("is_rated", "flag", _("rated"), LISTING, True, shown="rated", form_label=_("Rated")),
     # The form sets the clock from a preset (matches.forms.CLOCK_CHOICES) instead.
-    Rule("clock_enabled", "flag", _("clock"), MATCH, False),
+    # A tournament plays with the clock by default: one stalled match cannot stall a bracket.
+    Rule("clock_enabled", "flag", _("clock"), MATCH, False, template_default=True),
     Rule("clock_delay", "seconds", _("delay per move (s)"), MATCH, 12.0),
     Rule("clock_reserve_seconds", "seconds", _("reserve (s)"), MATCH, 0.0),
     Rule("clock_reserve_per_point", "seconds", _("reserve per match point (s)"), MATCH, 120.0),

@@ -13,6 +13,7 @@ from typing import Any
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
 from matches.models import Match, Player, Table, TemplateRules
@@ -113,8 +114,21 @@ class Tournament(TemplateRules):
     )
     no_show_minutes = models.PositiveSmallIntegerField(
         _("no-show limit (minutes)"), null=True, blank=True, default=15,
+        validators=[MinValueValidator(1, _("The no-show limit is at least 1 minute "
+                                           "(leave it empty for no limit)."))],
         help_text=_("A paired player who has not sat down this long after the pairing loses "
-                    "by forfeit. Empty: no limit."),
+                    "by forfeit and is withdrawn from later rounds (both absent: both lose). "
+                    "Empty: no limit."),
+    )
+    late_penalty_points = models.PositiveSmallIntegerField(
+        _("late-arrival penalty (points)"), default=0,
+        help_text=_("Points the opponent starts the match with for each period a player is "
+                    "late sitting down (UK Open and NVBC: 1 point per 5 minutes). 0: none."),
+    )
+    late_penalty_minutes = models.PositiveSmallIntegerField(
+        _("late-arrival period (minutes)"), default=5,
+        validators=[MinValueValidator(1, _("The late-arrival period is at least 1 minute."))],
+        help_text=_("A penalty is due for each full period late, counted from the pairing."),
     )
     # The table template (the rules every match of the tournament is played by) comes from
     # TemplateRules: see matches.rules.
@@ -167,6 +181,18 @@ class Tournament(TemplateRules):
         verbose_name = _("tournament")
         verbose_name_plural = _("tournaments")
         ordering = ["-created_at"]
+        permissions = [
+            ("referee_tournament", _("Can referee tournaments: enter and correct results, "
+                                     "record double forfeits, reinstate players")),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(no_show_minutes__isnull=True) | Q(no_show_minutes__gte=1),
+                name="no_show_at_least_one_minute",
+            ),
+            models.CheckConstraint(condition=Q(late_penalty_minutes__gte=1),
+                                   name="late_period_at_least_one_minute"),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -275,6 +301,7 @@ class ResultSource(models.TextChoices):
     BYE = "bye", _("Bye")
     FORFEIT = "forfeit", _("Forfeit")
     NO_SHOW = "no_show", _("No-show")
+    DOUBLE_FORFEIT = "double_forfeit", _("Double forfeit: both lose")
     REPORT = "report", _("Reported and confirmed")
     REFEREE = "referee", _("Entered by a referee")
     OVERRIDE = "override", _("Director's override")
@@ -314,7 +341,7 @@ class Pairing(models.Model):
                               related_name="+", verbose_name=_("loser"))
     winner_points = models.PositiveSmallIntegerField(_("winner's points"), null=True, blank=True)
     loser_points = models.PositiveSmallIntegerField(_("loser's points"), null=True, blank=True)
-    result_source = models.CharField(_("result from"), max_length=10,
+    result_source = models.CharField(_("result from"), max_length=16,
                                      choices=ResultSource.choices, blank=True)
     decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
     # Over the board: the winner reports, the opponent or a referee confirms.

@@ -21,11 +21,10 @@ from tournaments.models import (
     EntryStatus,
     Pairing,
     PairingStatus,
+    ResultSource,
     Tournament,
     TournamentStatus,
 )
-
-REFEREES_GROUP = "Referees"
 
 BRACKET_ORDER = ("main", "third_place", "winners", "losers", "final", "consolation",
                  "last_chance")
@@ -50,13 +49,18 @@ def can_direct(user: Any, tournament: Tournament) -> bool:
     return bool(user.is_staff and user.has_perm("tournaments.change_tournament"))
 
 
+REFEREE_PERMISSION = "tournaments.referee_tournament"
+
+
 def is_referee(user: Any, tournament: Tournament) -> bool:
-    """Directors, staff and members of the Referees group may enter and correct results."""
+    """Who may enter and correct results, record double forfeits and reinstate players:
+    the tournament's directors, and users with ``tournaments.referee_tournament`` (the
+    Referees group has it). Staff status alone grants nothing."""
     if user is None or not getattr(user, "is_authenticated", False):
         return False
-    if can_direct(user, tournament) or user.is_staff:
+    if can_direct(user, tournament):
         return True
-    return bool(user.groups.filter(name=REFEREES_GROUP).exists())
+    return bool(user.is_active and user.has_perm(REFEREE_PERMISSION))
 
 
 # -- the formats' view -----------------------------------------------------------------------
@@ -93,16 +97,29 @@ def format_state(tournament: Tournament,
     """The tournament as plain values: seeds, stored pairings, results of decided ones."""
     if rows is None:
         rows = list(tournament.pairings.select_related("round").order_by("order"))
-    results = [
-        formats.Result(row.slot, row.winner_id, row.loser_id, row.winner_points,
-                       row.loser_points)
-        for row in rows
-        if row.status == PairingStatus.DECIDED
-        and row.winner_id is not None and row.loser_id is not None
-    ]
+    results = [result for row in rows if (result := to_format_result(row)) is not None]
+    withdrawn = tournament.entries.exclude(status=EntryStatus.ACTIVE).values_list("pk",
+                                                                                  flat=True)
     return formats.TournamentState(
-        seeded_entry_ids(tournament), [to_format_pairing(row) for row in rows], results
+        seeded_entry_ids(tournament), [to_format_pairing(row) for row in rows], results,
+        withdrawn=frozenset(withdrawn),
     )
+
+
+def to_format_result(row: Pairing) -> formats.Result | None:
+    """A decided pairing's result as the formats see it (``None``: not decided)."""
+    if row.status != PairingStatus.DECIDED:
+        return None
+    if row.result_source == ResultSource.DOUBLE_FORFEIT:
+        if row.entry_a_id is None or row.entry_b_id is None:
+            return None
+        return formats.Result.double_forfeit(row.slot, row.entry_a_id, row.entry_b_id)
+    if row.winner_id is None or row.loser_id is None:
+        return None
+    return formats.Result(row.slot, row.winner_id, row.loser_id, row.winner_points,
+                          row.loser_points,
+                          forfeit=row.result_source in (ResultSource.FORFEIT,
+                                                        ResultSource.NO_SHOW))
 
 
 # -- lists -----------------------------------------------------------------------------------

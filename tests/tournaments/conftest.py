@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
+from django.contrib.auth.models import Group, User
 
 from matches import services as match_services
 from matches.models import Match, MatchStatus, Player
@@ -38,6 +38,14 @@ def make_player(db: None, settings: Any) -> Callable[..., Player]:
 def director(make_player: Callable[..., Player]) -> User:
     user = User.objects.create_user(username="director", password="pw-director",
                                     is_staff=True, is_superuser=True)
+    return user
+
+
+@pytest.fixture
+def referee(db: None) -> User:
+    """A referee as ``manage.py make_referee`` makes one: staff, in the Referees group."""
+    user = User.objects.create_user(username="referee", password="pw-referee", is_staff=True)
+    user.groups.add(Group.objects.get(name="Referees"))
     return user
 
 

@@ -281,8 +281,17 @@ def test_no_show_rules(make_tournament):
     nobody.refresh_from_db()
     both.refresh_from_db()
     assert one_sat.winner_id == one_sat.entry_b_id  # the one who sat down
-    assert nobody.winner.seed < nobody.loser.seed  # neither: the better seed goes through
+    assert one_sat.result_source == ResultSource.NO_SHOW
+    # Neither sat down: a double forfeit, both lose, nobody goes through.
+    assert nobody.status == PairingStatus.DECIDED and nobody.winner_id is None
+    assert nobody.result_source == ResultSource.DOUBLE_FORFEIT
     assert "neither player" in nobody.log.get(action="result").reason
+    # Absent without notice: withdrawn from later rounds.
+    for entry in (one_sat.entry_a, nobody.entry_a, nobody.entry_b):
+        entry.refresh_from_db()
+        assert entry.status == EntryStatus.WITHDRAWN
+    one_sat.entry_b.refresh_from_db()
+    assert one_sat.entry_b.status == EntryStatus.ACTIVE
     assert both.status == PairingStatus.PAIRED  # their match is being played
     assert Match.objects.filter(table_id=both.table_id, status=MatchStatus.PLAYING).exists()
 
@@ -306,6 +315,9 @@ def test_the_director_overrides_a_no_show(make_tournament, director):
                               reason="B was at the wrong table, told so by the desk")
     row.refresh_from_db()
     assert row.winner_id == row.entry_b_id and row.result_source == ResultSource.OVERRIDE
+    # B was not absent after all: back in the tournament; A, who sat down, was never out.
+    assert row.entry_b.status == EntryStatus.ACTIVE
+    assert tournament.log.filter(action="reinstated", data__entry=row.entry_b_id).exists()
 
 
 # -- overrides --------------------------------------------------------------------------------
@@ -397,7 +409,7 @@ def test_over_the_board_the_winner_reports_and_the_opponent_confirms(make_tourna
 
 
 def test_a_stranger_cannot_confirm_but_a_referee_can_and_a_rejection_clears(
-        make_tournament, make_player):
+        make_tournament, make_player, referee):
     tournament = make_tournament(2, start=True, over_the_board=True)
     (row,) = open_pairings(tournament)
     assert row.entry_a and row.entry_b
@@ -411,19 +423,26 @@ def test_a_stranger_cannot_confirm_but_a_referee_can_and_a_rejection_clears(
     assert row.reported_by is None and row.status == PairingStatus.PAIRED
     services.pairing_report(pairing_id=row.pk, user=row.entry_b.player.user,
                             winner_entry_id=row.entry_b_id)
-    referee = User.objects.create_user("ref", is_staff=True)
+    # Staff status alone grants nothing: only the referee permission does.
+    staff = User.objects.create_user("staff", is_staff=True)
+    assert code_of(lambda: services.pairing_confirm(pairing_id=row.pk, user=staff)) \
+        == "forbidden"
+    assert code_of(lambda: services.pairing_reject_report(pairing_id=row.pk, user=staff)) \
+        == "forbidden"
     services.pairing_confirm(pairing_id=row.pk, user=referee)
     row.refresh_from_db()
     assert row.winner_id == row.entry_b_id and row.confirmed_by == referee
 
 
-def test_a_referee_enters_a_result_directly(make_tournament, make_player):
+def test_a_referee_enters_a_result_directly(make_tournament, make_player, referee):
     tournament = make_tournament(2, start=True, over_the_board=True)
     (row,) = open_pairings(tournament)
     assert code_of(lambda: services.pairing_enter_result(
         pairing_id=row.pk, referee=make_player().user,
         winner_entry_id=row.entry_a_id)) == "forbidden"
-    referee = User.objects.create_user("ref2", is_staff=True)
+    staff = User.objects.create_user("ref2", is_staff=True)
+    assert code_of(lambda: services.pairing_enter_result(
+        pairing_id=row.pk, referee=staff, winner_entry_id=row.entry_a_id)) == "forbidden"
     services.pairing_enter_result(pairing_id=row.pk, referee=referee,
                                   winner_entry_id=row.entry_a_id, winner_points=1,
                                   loser_points=0)

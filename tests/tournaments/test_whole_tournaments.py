@@ -8,6 +8,7 @@ import random
 from datetime import timedelta
 
 import pytest
+from django.db.models import Q
 from django.utils import timezone
 
 from matches import services as match_services
@@ -172,7 +173,17 @@ def test_byes_a_withdrawal_a_no_show_and_an_override(make_tournament, director, 
         assert row.loser_id == quitter.pk and row.result_source == ResultSource.FORFEIT
         assert row.match_id is None  # no table was ever made for them
     if fmt in ("swiss", "round_robin"):
-        assert later.exists()
+        # Paired no more: Swiss never pairs them again; in round robin they had played
+        # under half of their games (a forfeit is not a game played), so the rest are
+        # cancelled (their opponents have byes) and their results annulled.
+        assert not later.exists()
+        assert not tournament.pairings.filter(
+            paired_at__gt=quitter.left_at).filter(
+            Q(entry_a=quitter) | Q(entry_b=quitter)).exists()
+    # The absent player of the no-show was withdrawn from later rounds.
+    absent = no_show.entry_b
+    absent.refresh_from_db()
+    assert absent.status == EntryStatus.WITHDRAWN
     actions = set(tournament.log.values_list("action", flat=True))
     assert {"started", "paired", "result", "withdrawn", "finished"} <= actions
     override_log = tournament.log.get(action="result", data__source="override")

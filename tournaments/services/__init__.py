@@ -19,14 +19,17 @@ Lock order, everywhere: match → table → tournament (the match-play finisher 
 and tells us through ``match_finished``). A service here that must end a live match (a
 withdrawal, an override) calls :mod:`matches.services` *before* locking the tournament.
 
-Rules chosen here (see ``docs/tournaments.md``):
+The rules, as a director reads them, are in ``docs/tournaments.md`` and on the site's
+"Rules for directors" page. In short:
 
-- Withdrawn or disqualified players stay in the draw: every pairing of theirs still to be
-  played is lost by forfeit (a live match through :func:`matches.services.match_forfeit`).
-  If both players of a pairing are out, the better seed goes through.
+- A withdrawn, disqualified or absent player is paired no more in Swiss and round robin
+  (the formats decide: Swiss keeps their results for tiebreaks; round robin annuls them
+  under half played). Every pairing of theirs already made is lost by forfeit (a live
+  match through :func:`matches.services.match_forfeit`); both players out is a double
+  forfeit.
 - No-show: a paired player who has not sat down within ``no_show_minutes`` of the pairing
-  loses by forfeit. If neither sat down, the better seed goes through (so the bracket keeps
-  moving) and the log says so; the director can override that result.
+  loses by forfeit and is withdrawn from later rounds; if neither sat down, both lose and
+  both are withdrawn. A referee can reinstate them.
 """
 
 from tournaments.services.common import TournamentError
@@ -48,20 +51,23 @@ from tournaments.services.reports import (
 )
 from tournaments.services.results import (
     on_match_finished,
+    pairing_double_forfeit,
     pairing_override,
     pairing_record_match,
 )
-from tournaments.services.withdrawals import entry_withdraw, player_withdraw
+from tournaments.services.withdrawals import entry_reinstate, entry_withdraw, player_withdraw
 
 __all__ = [
     "TournamentError",
     "entry_check_in",
     "entry_register",
+    "entry_reinstate",
     "entry_withdraw",
     "forfeit_no_shows",
     "no_show_due",
     "on_match_finished",
     "pairing_confirm",
+    "pairing_double_forfeit",
     "pairing_enter_result",
     "pairing_forfeit_no_show",
     "pairing_override",

@@ -111,6 +111,13 @@ def advance(tournament: Tournament, *, release: bool = False, actor: Any = None)
             if row is None:
                 continue
             changed = set_sides(row, pairing)
+            if row.status in (PairingStatus.BYE, PairingStatus.VOID) and (
+                    pairing.is_playable or (row.status == PairingStatus.VOID
+                                            and pairing.is_bye)):
+                # A reinstated player's round-robin games, cancelled meanwhile, are back.
+                row.status, row.winner_id, row.result_source, row.decided_at = (
+                    PairingStatus.WAITING, None, "", None)
+                changed = True
             if row.status == PairingStatus.WAITING:
                 if pairing.is_void:
                     row.status = PairingStatus.VOID
@@ -147,12 +154,13 @@ def open_pairing(tournament: Tournament, row: Pairing, entries: dict[int, Entry]
     row.status, row.paired_at = PairingStatus.PAIRED, now
     if not (a.is_active and b.is_active):
         if a.is_active or b.is_active:
-            winner = a if a.is_active else b
+            winner: Entry | None = a if a.is_active else b
             reason = f"{(b if winner is a else a).player} is out of the tournament"
+            source = ResultSource.FORFEIT
         else:
-            winner = a if (a.seed or 0) <= (b.seed or 0) else b
-            reason = "both players are out of the tournament: the better seed goes through"
-        decide(tournament, row, winner, ResultSource.FORFEIT, reason=reason)
+            winner, source = None, ResultSource.DOUBLE_FORFEIT
+            reason = "both players are out of the tournament: both lose"
+        decide(tournament, row, winner, source, reason=reason)
         return True
     if not tournament.over_the_board:
         table = match_services.table_create(
@@ -168,24 +176,35 @@ def open_pairing(tournament: Tournament, row: Pairing, entries: dict[int, Entry]
     return False
 
 
-def decide(tournament: Tournament, row: Pairing, winner: Entry, source: str, *,
+def decide(tournament: Tournament, row: Pairing, winner: Entry | None, source: str, *,
            winner_points: int | None = None, loser_points: int | None = None,
            actor: Any = None, reason: str = "") -> None:
-    """Record ``winner`` as the result of ``row`` (one of its two players). Caller holds the
+    """Record ``winner`` as the result of ``row`` (one of its two players); ``None`` is a
+    double forfeit: both lose (``source`` is then ``DOUBLE_FORFEIT``). Caller holds the
     tournament lock and advances the tournament afterwards (see :func:`settle`)."""
-    loser_id = row.entry_b_id if winner.pk == row.entry_a_id else row.entry_a_id
-    if winner.pk not in (row.entry_a_id, row.entry_b_id) or loser_id is None:
-        raise TournamentError("bad_result", "The winner must be one of the pairing's players.")
+    if row.entry_a_id is None or row.entry_b_id is None:
+        raise TournamentError("bad_result", "This pairing does not have two players.")
     previous = row.winner_id if row.status == PairingStatus.DECIDED else None
+    if winner is None:
+        source = ResultSource.DOUBLE_FORFEIT
+        winner_id = loser_id = None
+        winner_points = loser_points = None
+    else:
+        if winner.pk not in (row.entry_a_id, row.entry_b_id):
+            raise TournamentError("bad_result",
+                                  "The winner must be one of the pairing's players.")
+        winner_id = winner.pk
+        loser_id = row.entry_b_id if winner.pk == row.entry_a_id else row.entry_a_id
     row.status = PairingStatus.DECIDED
-    row.winner_id, row.loser_id = winner.pk, loser_id
+    row.winner_id, row.loser_id = winner_id, loser_id
     row.winner_points, row.loser_points = winner_points, loser_points
     row.result_source = source
     row.decided_at = timezone.now()
     row.save()
     log_action(tournament, "result", actor=actor, pairing=row, reason=reason, slot=row.slot,
-               winner=str(winner.player), winner_entry=winner.pk, loser_entry=loser_id,
-               score=[winner_points, loser_points], source=source, previous_winner_entry=previous)
+               winner=str(winner.player) if winner else None, winner_entry=winner_id,
+               loser_entry=loser_id, score=[winner_points, loser_points], source=source,
+               double_forfeit=winner is None, previous_winner_entry=previous)
 
 
 def finish_if_done(tournament: Tournament, fmt: formats.Format, *, actor: Any) -> None:
@@ -227,11 +246,12 @@ def close_table(row: Pairing) -> None:
     row.save(update_fields=["table"])
 
 
-def settle(tournament: Tournament, row: Pairing, winner: Entry, source: str, *,
+def settle(tournament: Tournament, row: Pairing, winner: Entry | None, source: str, *,
            winner_points: int | None = None, loser_points: int | None = None,
            actor: Any = None, reason: str = "", correction: bool = False) -> None:
     """The one way a pairing gets its result: decide it, close its table (unless a match was
     played there), let the format say what happens next, and tell open pages after commit.
+    ``winner`` ``None``: a double forfeit (both lose; in elimination nobody goes through).
 
     ``correction``: the result replaced another, so later pairings whose players changed
     are paired again (:func:`repair_dependents`). Caller holds the tournament lock.

@@ -8,6 +8,7 @@ from typing import Any
 from matches.broadcast import broadcast_on_commit
 from matches.errors import ServiceError
 from matches.models import Match, MatchStatus
+from tavla.engine.scores import final_score_problem
 from tournaments import formats
 from tournaments.models import Pairing, Tournament, TournamentLog
 from tournaments.selectors import can_direct, format_of, is_referee, tournament_group
@@ -76,11 +77,29 @@ def check_configuration(tournament: Tournament) -> None:
 
 
 
+
 def played_at(table_id: int | None) -> bool:
     """Whether a match that counts was started at the table: a voided one does not (its
     pairing is played again there)."""
     return table_id is not None and (Match.objects.filter(table_id=table_id)
                                      .exclude(status=MatchStatus.VOIDED).exists())
+
+
+def check_points(tournament: Tournament, winner_points: int | None,
+                 loser_points: int | None, length: int) -> None:
+    """Refuse a score that cannot end a ``length``-point match under the tournament's rules
+    (:func:`tavla.engine.scores.final_score_problem`); no score at all is allowed."""
+    if winner_points is None and loser_points is None:
+        return
+    if winner_points is None or loser_points is None:
+        raise TournamentError("bad_score", "Give both scores, or neither.")
+    problem = final_score_problem(length, winner_points, loser_points,
+                                  cube=tournament.cube_enabled,
+                                  gammons=tournament.gammons_enabled)
+    if problem is not None:
+        raise TournamentError(
+            "bad_score", f"{winner_points}–{loser_points} cannot end a {length}-point match: "
+            f"{problem}.")
 
 
 def live_match(row: Pairing) -> Match | None:

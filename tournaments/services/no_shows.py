@@ -9,9 +9,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from matches.models import Match, MatchStatus, Table
-from tournaments.models import Pairing, PairingStatus, ResultSource, TournamentStatus
+from tournaments.models import Entry, Pairing, PairingStatus, ResultSource, TournamentStatus
 from tournaments.services.bracket import settle
 from tournaments.services.common import locked, played_at
+from tournaments.services.withdrawals import withdraw_absent
 
 
 def no_show_due(now: datetime | None = None) -> list[int]:
@@ -39,8 +40,11 @@ def forfeit_no_shows(*, now: datetime | None = None) -> list[int]:
 
 def pairing_forfeit_no_show(*, pairing_id: int, now: datetime | None = None) -> bool:
     """If the pairing's limit has passed and its match has not started, the player who did
-    not sit down loses by forfeit (neither: the better seed goes through). Idempotent:
-    re-checks everything under the locks; True when it decided the pairing."""
+    not sit down loses by forfeit; if neither sat down, both lose (a double forfeit: in
+    elimination nobody goes through and the next opponent has a bye). A player absent
+    without notice is withdrawn from later rounds; a referee can reinstate them
+    (:func:`~tournaments.services.withdrawals.entry_reinstate`). Idempotent: re-checks
+    everything under the locks; True when it decided the pairing."""
     now = now or timezone.now()
     row = Pairing.objects.filter(pk=pairing_id).only("tournament_id").first()
     if row is None:
@@ -60,16 +64,21 @@ def pairing_forfeit_no_show(*, pairing_id: int, now: datetime | None = None) -> 
         assert row.entry_a is not None and row.entry_b is not None
         seated = {table.seat0_id, table.seat1_id} - {None}
         present = [e for e in (row.entry_a, row.entry_b) if e.player_id in seated]
+        winner: Entry | None
         if len(present) == 1:
             winner = present[0]
-            absent = row.entry_b if winner == row.entry_a else row.entry_a
-            reason = f"{absent.player} did not sit down within {limit} minutes"
+            absent = [row.entry_b if winner == row.entry_a else row.entry_a]
+            reason = f"{absent[0].player} did not sit down within {limit} minutes"
+            source = ResultSource.NO_SHOW
         else:
-            winner = min((row.entry_a, row.entry_b), key=lambda e: e.seed or 0)
-            reason = (f"neither player sat down within {limit} minutes: "
-                      "the better seed goes through")
+            winner, absent = None, [row.entry_a, row.entry_b]
+            reason = f"neither player sat down within {limit} minutes: both lose"
+            source = ResultSource.DOUBLE_FORFEIT
         Table.objects.filter(pk=table.pk).update(seat0=None, seat1=None)
-        settle(tournament, row, winner, ResultSource.NO_SHOW, reason=reason)
+        # Withdrawn before the format is asked what comes next: they are not paired again.
+        for entry in absent:
+            withdraw_absent(tournament, entry, slot=row.slot)
+        settle(tournament, row, winner, source, reason=reason)
         return True
 
 

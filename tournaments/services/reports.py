@@ -15,6 +15,7 @@ from tournaments.services.common import (
     TournamentError,
     acting_user,
     announce,
+    check_points,
     locked,
     log_action,
     played_at,
@@ -34,15 +35,6 @@ def _otb_row(pairing_id: int) -> tuple[Tournament, Pairing]:
     return tournament, row
 
 
-def _check_points(winner_points: int | None, loser_points: int | None, length: int) -> None:
-    if winner_points is None and loser_points is None:
-        return
-    if winner_points is None or loser_points is None or not (
-        0 <= loser_points < winner_points <= 2 * length + 10
-    ):
-        raise TournamentError("bad_score", "The winner's score must be higher than the loser's.")
-
-
 @transaction.atomic
 def pairing_report(*, pairing_id: int, user: Any, winner_entry_id: int,
                    winner_points: int | None = None,
@@ -55,7 +47,7 @@ def pairing_report(*, pairing_id: int, user: Any, winner_entry_id: int,
         raise TournamentError("bad_result", "The winner must be one of the pairing's players.")
     if acting_user(user) is None or winner.player.user_id != user.pk:
         raise TournamentError("not_the_winner", "The winner reports the result.")
-    _check_points(winner_points, loser_points, row.round.match_length)
+    check_points(tournament, winner_points, loser_points, row.round.match_length)
     row.reported_by = user
     row.reported_winner = winner
     row.reported_winner_points, row.reported_loser_points = winner_points, loser_points
@@ -113,7 +105,7 @@ def pairing_enter_result(*, pairing_id: int, referee: Any, winner_entry_id: int,
     winner = next((e for e in row.entries() if e.pk == winner_entry_id), None)
     if winner is None:
         raise TournamentError("bad_result", "The winner must be one of the pairing's players.")
-    _check_points(winner_points, loser_points, row.round.match_length)
+    check_points(tournament, winner_points, loser_points, row.round.match_length)
     row.confirmed_by, row.confirmed_at = referee, timezone.now()
     settle(tournament, row, winner, ResultSource.REFEREE, winner_points=winner_points,
            loser_points=loser_points, actor=referee, reason=reason or "entered by a referee")

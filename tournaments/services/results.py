@@ -4,6 +4,7 @@ referee sets or corrects a result (:func:`pairing_override`)."""
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from typing import Any
 
 from django.db import transaction
@@ -13,6 +14,7 @@ from matches.models import Event, LogKind, Match, MatchStatus
 from tournaments import formats
 from tournaments.models import (
     Entry,
+    EntryStatus,
     Pairing,
     PairingStatus,
     ResultSource,
@@ -24,6 +26,7 @@ from tournaments.services.bracket import reopen, settle
 from tournaments.services.common import (
     TournamentError,
     acting_user,
+    check_points,
     format_for,
     live_match,
     locked,
@@ -128,20 +131,45 @@ def pairing_override(*, pairing_id: int, actor: Any, winner_entry_id: int, reaso
     A live match is awarded through :func:`matches.services.match_adjudicate`. Correcting a
     decided result is refused if a later match already depends on it and has a result or
     a match in progress; a later pairing only paired (nobody playing yet) is re-paired.
+    A winner who had been withdrawn as absent from this very pairing (a no-show decided
+    wrongly) is reinstated.
     """
+    return _correct(pairing_id=pairing_id, actor=actor, winner_entry_id=winner_entry_id,
+                    reason=reason, winner_points=winner_points, loser_points=loser_points)
+
+
+def pairing_double_forfeit(*, pairing_id: int, actor: Any, reason: str) -> Pairing:
+    """A referee records a double forfeit (both players lose; in elimination nobody goes
+    through and the next opponent has a bye), with a reason; a live match is voided first.
+    The same checks as :func:`pairing_override` apply to a decided pairing."""
+    return _correct(pairing_id=pairing_id, actor=actor, winner_entry_id=None, reason=reason)
+
+
+def _correct(*, pairing_id: int, actor: Any, winner_entry_id: int | None, reason: str,
+             winner_points: int | None = None, loser_points: int | None = None) -> Pairing:
     reason = (reason or "").strip()
     if not reason:
-        raise TournamentError("reason_required", "An override needs a written reason.")
-    row = Pairing.objects.select_related("tournament", "entry_a__player",
-                                         "entry_b__player").get(pk=pairing_id)
+        raise TournamentError("reason_required", "A decision needs a written reason.")
+    row = (Pairing.objects.select_related("tournament", "entry_a__player", "entry_b__player")
+           .filter(pk=pairing_id).first())
+    if row is None:
+        raise TournamentError("not_found", f"There is no pairing {pairing_id}.")
     require_referee(actor, row.tournament)
+    if len(row.entries()) != 2:
+        raise TournamentError("not_playable", "This pairing has no players to decide.")
     winner = next((e for e in row.entries() if e.pk == winner_entry_id), None)
-    if winner is None:
+    if winner is None and winner_entry_id is not None:
         raise TournamentError("bad_result", "The winner must be one of the pairing's players.")
+    if winner is not None:
+        check_points(row.tournament, winner_points, loser_points, row.round.match_length)
     live = live_match(row) if row.status == PairingStatus.PAIRED else None
-    if live is not None:
+    if live is not None and winner is not None:
         match_services.match_adjudicate(match_id=live.pk, referee=acting_user(actor),
                                         winner=winner.player, scope="match", reason=reason)
+    elif live is not None:
+        # The void re-opens the pairing (match_finished); the double forfeit then decides it.
+        match_services.match_void(match_id=live.pk, referee=acting_user(actor),
+                                  reason=f"double forfeit: {reason}")
     with transaction.atomic():
         tournament = locked(row.tournament_id)
         row = Pairing.objects.select_related("round", "entry_a__player",
@@ -158,12 +186,25 @@ def pairing_override(*, pairing_id: int, actor: Any, winner_entry_id: int, reaso
                 stale.winner_points = stale.loser_points = None
                 stale.result_source, stale.decided_at = "", None
                 stale.save()
-        settle(tournament, row, winner, ResultSource.OVERRIDE, winner_points=winner_points,
+        if winner is not None and tournament.log.filter(
+                action="withdrawn", data__entry=winner.pk, data__slot=row.slot,
+                data__absent=True).exists():
+            winner.refresh_from_db()
+            if winner.status == EntryStatus.WITHDRAWN:
+                winner.status, winner.left_at = EntryStatus.ACTIVE, None
+                winner.save(update_fields=["status", "left_at"])
+                log_action(tournament, "reinstated", actor=actor, pairing=row,
+                           reason=f"the result of {row.slot} was corrected: {reason}",
+                           player=winner.player.display_name, entry=winner.pk,
+                           was="withdrawn")
+        source = ResultSource.OVERRIDE if winner is not None else ResultSource.DOUBLE_FORFEIT
+        settle(tournament, row, winner, source, winner_points=winner_points,
                loser_points=loser_points, actor=actor, reason=reason, correction=True)
         return row
 
 
-def _check_correction(tournament: Tournament, row: Pairing, winner: Entry) -> list[Pairing]:
+def _check_correction(tournament: Tournament, row: Pairing,
+                      winner: Entry | None) -> list[Pairing]:
     """Refuse to change a decided result that a later result or a started match relies on.
 
     Later results that were automatic forfeits (a withdrawn player, no match played) do not
@@ -172,9 +213,12 @@ def _check_correction(tournament: Tournament, row: Pairing, winner: Entry) -> li
     fmt = format_for(tournament)
     rows = list(tournament.pairings.select_related("round").order_by("order"))
     state = format_state(tournament, rows)
-    loser_id = row.entry_b_id if winner.pk == row.entry_a_id else row.entry_a_id
-    assert loser_id is not None
-    corrected = formats.Result(row.slot, winner.pk, loser_id)
+    assert row.entry_a_id is not None and row.entry_b_id is not None
+    if winner is None:
+        corrected = formats.Result.double_forfeit(row.slot, row.entry_a_id, row.entry_b_id)
+    else:
+        loser_id = row.entry_b_id if winner.pk == row.entry_a_id else row.entry_a_id
+        corrected = formats.Result(row.slot, winner.pk, loser_id)
     by_slot = {r.slot: r for r in state.results}
     by_slot[row.slot] = corrected
     redo: list[Pairing] = []
@@ -185,7 +229,7 @@ def _check_correction(tournament: Tournament, row: Pairing, winner: Entry) -> li
     for stored in candidates:
         trial = [*accepted, by_slot[stored.slot]]
         try:
-            fmt.resolved_pairings(formats.TournamentState(state.seeds, state.pairings, trial))
+            fmt.resolved_pairings(replace(state, results=trial))
         except formats.PairingError as error:
             automatic = (stored.result_source == ResultSource.FORFEIT
                          and stored.match_id is None and stored.slot != row.slot)
@@ -199,8 +243,7 @@ def _check_correction(tournament: Tournament, row: Pairing, winner: Entry) -> li
     if not tournament.is_elimination:
         accepted = list(by_slot.values())
     try:
-        resolved = fmt.resolved_pairings(formats.TournamentState(state.seeds, state.pairings,
-                                                                 accepted))
+        resolved = fmt.resolved_pairings(replace(state, results=accepted))
     except formats.PairingError as error:
         raise TournamentError("depends", str(error)) from error
     stored_by_slot = {r.slot: r for r in rows}

@@ -1,4 +1,10 @@
-"""Withdrawals and disqualifications."""
+"""Withdrawals, disqualifications, absences and reinstatements.
+
+A player out of the tournament (withdrawn, disqualified, absent from a pairing without
+notice) is paired no more in Swiss and round robin (see :mod:`tournaments.formats`); in
+elimination they stay in the draw and every match of theirs still to be played is lost by
+forfeit, both players out being a double forfeit.
+"""
 
 from __future__ import annotations
 
@@ -17,10 +23,11 @@ from tournaments.models import (
     Pairing,
     PairingStatus,
     ResultSource,
+    Tournament,
     TournamentStatus,
 )
 from tournaments.selectors import can_direct
-from tournaments.services.bracket import settle
+from tournaments.services.bracket import advance, settle
 from tournaments.services.common import (
     TournamentError,
     acting_user,
@@ -29,6 +36,7 @@ from tournaments.services.common import (
     locked,
     log_action,
     require_director,
+    require_referee,
 )
 
 
@@ -91,10 +99,14 @@ def entry_withdraw(*, entry_id: int, actor: Any = None, reason: str = "",
                                              reason="withdrew", actor=acting_user(actor))
                 continue
             assert row.entry_a is not None and row.entry_b is not None
-            winner = row.entry_b if row.entry_a_id == entry.pk else row.entry_a
+            opponent = row.entry_b if row.entry_a_id == entry.pk else row.entry_a
             tournament.refresh_from_db()  # a forfeited live match may have advanced it
-            settle(tournament, row, winner, ResultSource.FORFEIT, actor=actor,
-                   reason=f"{entry.player} is out of the tournament")
+            if opponent.is_active:
+                settle(tournament, row, opponent, ResultSource.FORFEIT, actor=actor,
+                       reason=f"{entry.player} is out of the tournament")
+            else:
+                settle(tournament, row, None, ResultSource.DOUBLE_FORFEIT, actor=actor,
+                       reason="both players are out of the tournament: both lose")
     entry.refresh_from_db()
     return entry
 
@@ -107,3 +119,50 @@ def player_withdraw(*, tournament_id: int, player: Player, reason: str = "") -> 
     return entry_withdraw(entry_id=entry.pk, actor=player.user, reason=reason or "withdrew")
 
 
+
+
+def withdraw_absent(tournament: Tournament, entry: Entry, *, slot: str) -> None:
+    """``entry`` did not come to their pairing ``slot`` and sent no word: they are withdrawn
+    from later rounds (logged). Caller holds the tournament lock and decides the pairing."""
+    if not entry.is_active:
+        return
+    entry.status, entry.left_at = EntryStatus.WITHDRAWN, timezone.now()
+    entry.save(update_fields=["status", "left_at"])
+    log_action(tournament, "withdrawn", reason=f"absent from {slot} without notice",
+               player=entry.player.display_name, entry=entry.pk, absent=True, slot=slot)
+
+
+def entry_reinstate(*, entry_id: int, actor: Any, reason: str) -> Entry:
+    """A referee (or the director) brings a withdrawn player back, with a reason: they are
+    paired again from the next pairing on (Swiss, round robin; in elimination, their next
+    match if the draw still has one). Results already decided stay as they are. Only the
+    director may reinstate a disqualified player.
+
+    Raises :class:`TournamentError` ``reason_required``, ``forbidden``, ``finished`` or
+    ``not_out`` (the player is still in).
+    """
+    reason = (reason or "").strip()
+    if not reason:
+        raise TournamentError("reason_required", "A reinstatement needs a written reason.")
+    entry = Entry.objects.select_related("player").filter(pk=entry_id).first()
+    if entry is None:
+        raise TournamentError("not_found", f"There is no entry {entry_id}.")
+    with transaction.atomic():
+        tournament = locked(entry.tournament_id)
+        require_referee(actor, tournament)
+        entry.refresh_from_db()
+        if tournament.status == TournamentStatus.FINISHED:
+            raise TournamentError("finished", "The tournament is over.")
+        if entry.status == EntryStatus.ACTIVE:
+            raise TournamentError("not_out", "This player is still in the tournament.")
+        if entry.status == EntryStatus.DISQUALIFIED and not can_direct(actor, tournament):
+            raise TournamentError("forbidden",
+                                  "Only the director may reinstate a disqualified player.")
+        was = EntryStatus(entry.status).name.lower()
+        entry.status, entry.left_at = EntryStatus.ACTIVE, None
+        entry.save(update_fields=["status", "left_at"])
+        log_action(tournament, "reinstated", actor=actor, reason=reason,
+                   player=entry.player.display_name, entry=entry.pk, was=was)
+        advance(tournament, actor=actor)
+        announce(tournament)
+    return entry
