@@ -168,3 +168,13 @@ def test_a_half_given_score_is_refused(make_tournament):
     assert code_of(lambda: services.pairing_report(
         pairing_id=row.pk, user=row.entry_a.player.user, winner_entry_id=row.entry_a_id,
         winner_points=3)) == "bad_score"
+
+
+def test_the_referees_group_referees_tournaments_from_a_migration(db):
+    from django.contrib.auth.models import Group
+
+    group = Group.objects.get(name="Referees")
+    codenames = set(group.permissions.filter(content_type__app_label="tournaments")
+                    .values_list("codename", flat=True))
+    assert codenames == {"view_tournament", "view_entry", "view_round", "view_pairing",
+                         "view_tournamentlog", "referee_tournament"}
