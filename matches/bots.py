@@ -24,7 +24,7 @@ from matches.state import load_state
 from tavla.analysis import bots as bot_brain
 from tavla.engine.actions import Double, Drop, PlayMove, Take
 from tavla.engine.game import Phase
-from tavla.engine.moves import Play
+from tavla.engine.plays import Play
 
 logger = logging.getLogger(__name__)
 

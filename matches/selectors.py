@@ -15,6 +15,7 @@ from matches.models import Event, Match, MatchStatus, Player, Table
 from matches.state import load_state
 from tavla.engine.clock import Clock
 from tavla.engine.match import MatchState
+from tavla.engine.match_id import gnubg_ids
 from tavla.engine.position import Position
 
 
@@ -51,7 +52,7 @@ def match_state(match: Match, viewer: Player | None = None) -> dict[str, Any]:
     now = timezone.now().timestamp()
     acting = state.player_to_act
     viewer_seat = match.seat_of(viewer) if viewer is not None else None
-    position_id, match_id = state.gnubg_ids()
+    position_id, match_id = gnubg_ids(state)
     data: dict[str, Any] = {
         "type": "state",
         "match_id": match.pk,

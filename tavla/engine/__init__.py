@@ -53,8 +53,9 @@ from tavla.engine.game import (
 from tavla.engine.match import MatchState, Rules
 from tavla.engine.match_id import MatchInfo, decode_match_id, encode_match_id, gnubg_ids
 from tavla.engine.matfile import export_mat
-from tavla.engine.moves import Move, Play, legal_plays
+from tavla.engine.moves import legal_plays
 from tavla.engine.notation import parse_play
+from tavla.engine.plays import Move, Play
 from tavla.engine.position import Position
 
 __all__ = [

@@ -28,7 +28,7 @@ from typing import Any
 
 from tavla.engine.errors import EngineError
 from tavla.engine.game import JSON, Seat, check_seat
-from tavla.engine.moves import Play
+from tavla.engine.plays import Play
 
 
 class AdjudicationScope(enum.Enum):

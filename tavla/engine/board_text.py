@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Final
 
-from tavla.engine.gnubg_id import position_id
 from tavla.engine.position import BAR, Position
 
 _ROWS: Final = 5
@@ -48,7 +47,7 @@ def draw_board(position: Position) -> str:
     off_mover, off_opponent = position.borne_off()
     notes_top = [f"O  opponent   pips {pips_opponent:3}  borne off {off_opponent:2}"]
     notes_bottom = [f"X  on roll    pips {pips_mover:3}  borne off {off_mover:2}"]
-    lines = [f"Position ID: {position_id(position)}", _label(_TOP_POINTS) + "   " + notes_top[0]]
+    lines = [f"Position ID: {position.to_id()}", _label(_TOP_POINTS) + "   " + notes_top[0]]
     opponent_bar = (position.opponent[BAR], "O")
     mover_bar = (position.mover[BAR], "X")
     lines += [row(_TOP_POINTS, opponent_bar, r) for r in range(_ROWS)]

@@ -37,8 +37,9 @@ from typing import Any, TextIO
 
 from tavla.engine.board_text import draw_board
 from tavla.engine.errors import EngineError
-from tavla.engine.moves import Play, check_dice, legal_plays
+from tavla.engine.moves import check_dice, legal_plays
 from tavla.engine.notation import PASS_TEXT
+from tavla.engine.plays import Play
 from tavla.engine.position import Position
 
 

@@ -6,6 +6,10 @@ and written in standard base64 without the padding. The player on roll is GNU Ba
 ``anBoard[1]``, encoded second, so the opponent comes first: the opening position is
 ``4HPwATDgc/ABMA``. ``tests/engine/test_gnubg_positions.py`` checks both directions against
 gnubg itself.
+
+This module codes the checker counts only; :meth:`Position.to_id
+<tavla.engine.position.Position.to_id>` and :meth:`Position.from_id
+<tavla.engine.position.Position.from_id>` are the entry points, beside their type.
 """
 
 from __future__ import annotations
@@ -15,18 +19,19 @@ import binascii
 import re
 from typing import Final
 
-from tavla.engine.errors import InvalidPositionError, InvalidPositionIdError
-from tavla.engine.position import Position
+from tavla.engine.errors import InvalidPositionIdError
+
+Counts = tuple[int, ...]  # a side's 25 counts, as in Position
 
 ID_LENGTH: Final = 14
 _ID_CHARS: Final = re.compile(r"[A-Za-z0-9+/]{14}")
 
 
-def position_id(position: Position) -> str:
-    """The GNU Backgammon Position ID of ``position`` (the mover is the player on roll)."""
+def encode_position_id(mover: Counts, opponent: Counts) -> str:
+    """The GNU Backgammon Position ID of these sides (the mover is the player on roll)."""
     value = 0
     bit = 0
-    for side in (position.opponent, position.mover):
+    for side in (opponent, mover):
         for count in side:
             if count:
                 value |= ((1 << count) - 1) << bit  # ``count`` one bits...
@@ -35,12 +40,11 @@ def position_id(position: Position) -> str:
     return base64.b64encode(value.to_bytes(10, "little")).decode("ascii")[:ID_LENGTH]
 
 
-def decode_position_id(text: str) -> Position:
-    """Decode a Position ID.
+def decode_position_id(text: str) -> tuple[Counts, Counts]:
+    """Decode a Position ID into the sides ``(mover, opponent)``, not yet checked as a position.
 
     Raises :class:`InvalidPositionIdError` for a wrong length or characters, too few points
-    encoded, more than 15 checkers on a side, both sides on one point, no checker of either
-    side on the board, or unused bits set.
+    encoded, more than 15 checkers on a point, or no checker of either side on the board.
     """
     if not isinstance(text, str):
         raise InvalidPositionIdError(f"a Position ID is a string, not {type(text).__name__}")
@@ -83,16 +87,15 @@ def decode_position_id(text: str) -> Position:
         raise InvalidPositionIdError(
             f"{text!r} is not a reachable position: neither side has a checker on the board"
         )
-    try:
-        position = Position(tuple(sides[1]), tuple(sides[0]))
-    except InvalidPositionError as error:
-        raise InvalidPositionIdError(f"{text!r} is not a valid position: {error}") from error
-    # Unused bits (after the last point, and the 4 padding bits) must be zero, so that every
-    # position has exactly one ID, the one GNU Backgammon writes.
-    canonical = position_id(position)
+    return tuple(sides[1]), tuple(sides[0])
+
+
+def check_canonical(text: str, mover: Counts, opponent: Counts) -> None:
+    """Unused bits (after the last point, and the 4 padding bits) must be zero, so that every
+    position has exactly one ID, the one GNU Backgammon writes."""
+    canonical = encode_position_id(mover, opponent)
     if canonical != text:
         raise InvalidPositionIdError(
             f"{text!r} is not a Position ID GNU Backgammon would write: "
             f"did you mean {canonical!r}?"
         )
-    return position

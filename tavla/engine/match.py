@@ -79,8 +79,9 @@ from tavla.engine.game import (
     other,
     win_kind,
 )
-from tavla.engine.moves import Play, check_dice, legal_plays
+from tavla.engine.moves import check_dice, legal_plays
 from tavla.engine.notation import parse_play
+from tavla.engine.plays import Play
 from tavla.engine.position import Position
 
 SNAPSHOT_VERSION: Final = 1
@@ -285,45 +286,41 @@ class MatchState:
             return None
         return max(0, self.rules.match_length - self.score[check_seat(player)])
 
-    def gnubg_ids(self) -> tuple[str, str]:
-        """GNU Backgammon (Position ID, Match ID) for this state; see :mod:`match_id`."""
-        from tavla.engine.match_id import gnubg_ids
-
-        return gnubg_ids(self)
-
     # -- applying actions -------------------------------------------------------------------
 
     def apply(self, action: Action) -> MatchState:
         """The state after ``action``. Raises :class:`IllegalActionError` (or
         :class:`IllegalPlayError`, ``InvalidDiceError``, :class:`InvalidNotationError`)
         when the action is not allowed now; ``self`` is never changed."""
-        if isinstance(action, OpeningRoll):
-            return self._opening_roll(action)
-        if isinstance(action, Roll):
-            return self._roll(action)
-        if isinstance(action, Double):
-            return self._double(action)
-        if isinstance(action, Take):
-            return self._take(action)
-        if isinstance(action, Drop):
-            return self._drop(action)
-        if isinstance(action, PlayMove):
-            return self._play(action)
-        if isinstance(action, Resign):
-            return self._resign(action.player, EventKind.RESIGN, EndReason.RESIGN)
-        if isinstance(action, Timeout):
-            if self.rules.flag_loses_match:
-                return self._lose_match(action.player, EventKind.TIMEOUT, EndReason.TIMEOUT)
-            return self._resign(action.player, EventKind.TIMEOUT, EndReason.TIMEOUT)
-        if isinstance(action, Forfeit):
-            return self._lose_match(action.player, EventKind.FORFEIT, EndReason.FORFEIT)
-        if isinstance(action, Adjudicate):
-            return self._adjudicate(action)
-        if isinstance(action, NewGame):
-            return self._new_game()
-        if isinstance(action, EndSession):
-            return self._end_session()
-        raise IllegalActionError(f"{action!r} is not an action")
+        match action:
+            case OpeningRoll():
+                return self._opening_roll(action)
+            case Roll():
+                return self._roll(action)
+            case Double():
+                return self._double(action)
+            case Take():
+                return self._take(action)
+            case Drop():
+                return self._drop(action)
+            case PlayMove():
+                return self._play(action)
+            case Resign(player=loser):
+                return self._resign(loser, EventKind.RESIGN, EndReason.RESIGN)
+            case Timeout(player=loser) if self.rules.flag_loses_match:
+                return self._lose_match(loser, EventKind.TIMEOUT, EndReason.TIMEOUT)
+            case Timeout(player=loser):
+                return self._resign(loser, EventKind.TIMEOUT, EndReason.TIMEOUT)
+            case Forfeit(player=loser):
+                return self._lose_match(loser, EventKind.FORFEIT, EndReason.FORFEIT)
+            case Adjudicate():
+                return self._adjudicate(action)
+            case NewGame():
+                return self._new_game()
+            case EndSession():
+                return self._end_session()
+            case _:
+                raise IllegalActionError(f"{action!r} is not an action")
 
     def _require(self, *phases: Phase, doing: str) -> None:
         if self.phase not in phases:

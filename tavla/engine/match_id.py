@@ -23,13 +23,10 @@ import base64
 import binascii
 import enum
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from tavla.engine.errors import InvalidMatchIdError
 from tavla.engine.game import EndReason, Phase, Seat, other
-
-if TYPE_CHECKING:
-    from tavla.engine.match import MatchState
+from tavla.engine.match import MatchState
 
 
 class GameState(enum.IntEnum):

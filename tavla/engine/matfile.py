@@ -36,7 +36,7 @@ from typing import Final
 
 from tavla.engine.game import EventKind, GameRecord, Seat
 from tavla.engine.match import MatchState, resolve_play
-from tavla.engine.moves import BAR_POINT, OFF_POINT, Move
+from tavla.engine.plays import BAR_POINT, OFF_POINT, Move
 from tavla.engine.position import Position
 
 _LEFT_WIDTH: Final = 28

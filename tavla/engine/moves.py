@@ -1,8 +1,4 @@
-"""Checker moves, plays and legal-play generation.
-
-A :class:`Move` goes from a point to a point in the mover's numbering: 25 is the bar and 0
-is off the board. A :class:`Play` is the whole turn: its moves and the position they lead to
-(still seen from the mover: the turn has not passed yet).
+"""Legal-play generation: every :class:`~tavla.engine.plays.Play` a roll allows.
 
 :func:`legal_plays` follows ``RULES.md`` and gives the same set of resulting positions as
 GNU Backgammon's move generator (``tests/engine/test_gnubg_positions.py`` checks it):
@@ -22,76 +18,11 @@ the bar. The mover's index ``j`` is the opponent's index ``23 - j``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Final
 
 from tavla.engine.errors import InvalidDiceError
+from tavla.engine.plays import BAR_POINT, OFF_POINT, Move, Play
 from tavla.engine.position import BAR, HOME_POINTS, Position, Side, trusted_position
-
-BAR_POINT: Final = 25
-OFF_POINT: Final = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Move:
-    """One checker moved by one die: ``source`` 25 is the bar, ``destination`` 0 is off.
-
-    ``hit`` is true when the checker landed on a single opponent checker and sent it to the bar.
-    """
-
-    source: int
-    destination: int
-    hit: bool = False
-
-    def notation(self) -> str:
-        """This move alone in standard notation, e.g. ``"bar/22*"`` or ``"6/off"``."""
-        src = "bar" if self.source == BAR_POINT else str(self.source)
-        dst = "off" if self.destination == OFF_POINT else str(self.destination)
-        return f"{src}/{dst}{'*' if self.hit else ''}"
-
-    @property
-    def pips(self) -> int:
-        """Pips this checker travelled (a bear-off with a larger die counts only its point)."""
-        return self.source - self.destination
-
-
-@dataclass(frozen=True, slots=True)
-class Play:
-    """A legal play: the moves in an order they can be played and the resulting position.
-
-    ``position`` is seen from the mover, before the turn passes (``position.swap()`` is the
-    opponent's view). A pass is the empty play with the unchanged position.
-    """
-
-    moves: tuple[Move, ...]
-    position: Position
-
-    def notation(self) -> str:
-        """Standard notation (``"24/18 13/10"``, ``"bar/22*"``, ``"6/off"``, ``"8/5(2)"``).
-
-        The format is described in :mod:`tavla.engine.notation`. A pass gives ``""``.
-        """
-        from tavla.engine.notation import format_play
-
-        return format_play(self.moves)
-
-    @classmethod
-    def parse(cls, text: str, position: Position, die1: int, die2: int) -> Play:
-        """The legal play of ``position`` and the roll that ``text`` describes.
-
-        Accepts what :meth:`notation` prints and unambiguous variants (see
-        :mod:`tavla.engine.notation`). Raises :class:`InvalidNotationError` for text that cannot
-        be read, :class:`IllegalPlayError` for a readable play that is not legal, and
-        :class:`InvalidDiceError` for bad dice.
-        """
-        from tavla.engine.notation import parse_play
-
-        return parse_play(position, die1, die2, text)
-
-    @property
-    def is_pass(self) -> bool:
-        """True for the empty play of a roll that cannot be played."""
-        return not self.moves
 
 
 def check_dice(die1: int, die2: int) -> None:

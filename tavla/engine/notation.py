@@ -1,6 +1,7 @@
 """Standard play notation, the way GNU Backgammon writes it, and its parser.
 
-The format :meth:`Play.notation` prints:
+The format :meth:`Play.notation <tavla.engine.plays.Play.notation>` prints (written by
+:func:`tavla.engine.plays.format_play`, beside the type):
 
 * a move is ``source/destination`` in the mover's numbering (24 down to 1), with ``bar`` for
   the bar and ``off`` for bearing off: ``24/18``, ``bar/22``, ``6/off``;
@@ -27,64 +28,14 @@ from dataclasses import dataclass
 from typing import Final
 
 from tavla.engine.errors import IllegalPlayError, InvalidNotationError
-from tavla.engine.moves import BAR_POINT, OFF_POINT, Move, Play, legal_plays
+from tavla.engine.moves import legal_plays
+from tavla.engine.plays import BAR_POINT, OFF_POINT, Play, point_name
 from tavla.engine.position import BAR, Position
 
 PASS_TEXT: Final = "(no legal play)"
 _PASS_WORDS: Final = frozenset({"", "pass", PASS_TEXT})
 _TOKEN: Final = re.compile(r"(?P<path>[^()]+?)(?:\((?P<count>\d+)\))?")
 _POINT: Final = re.compile(r"(?P<point>bar|b|off|o|\d{1,2})(?P<hit>\*?)")
-
-
-def point_name(point: int) -> str:
-    """``"bar"`` for 25, ``"off"`` for 0, the number otherwise."""
-    if point == BAR_POINT:
-        return "bar"
-    if point == OFF_POINT:
-        return "off"
-    return str(point)
-
-
-@dataclass
-class _Chain:
-    """One checker's moves within a play: its points in order and where it hit."""
-
-    points: list[int]
-    hits: list[bool]
-
-
-def format_play(moves: Sequence[Move]) -> str:
-    """The standard notation of a play's moves (see the module docstring); ``""`` for none.
-
-    Same order as GNU Backgammon: the moves sorted by source then destination, highest first;
-    a move starting where an earlier one ended continues that checker's chain.
-    """
-    chains: list[_Chain] = []
-    # sorted() is stable: of two equal moves the one played first, which hit, stays first.
-    for move in sorted(moves, key=lambda m: (-m.source, -m.destination)):
-        for chain in chains:
-            if chain.points[-1] == move.source:  # the same checker (or an equivalent one)
-                chain.points.append(move.destination)
-                chain.hits.append(move.hit)
-                break
-        else:
-            chains.append(_Chain([move.source, move.destination], [False, move.hit]))
-    # Identical chains are written once, where the first stands, with a count; a point is
-    # marked as hit if any of them hit there (gnubg writes 24/23*/22(2)).
-    groups: dict[tuple[int, ...], list[bool]] = {}
-    counts: dict[tuple[int, ...], int] = {}
-    for chain in chains:
-        path = tuple(chain.points)
-        marks = groups.setdefault(path, [False] * len(path))
-        groups[path] = [a or b for a, b in zip(marks, chain.hits, strict=True)]
-        counts[path] = counts.get(path, 0) + 1
-    parts = []
-    for path, hits in groups.items():
-        # Points on the way are written only where a checker hit.
-        shown = [i for i in range(len(path)) if i in (0, len(path) - 1) or hits[i]]
-        text = "/".join(point_name(path[i]) + ("*" if hits[i] else "") for i in shown)
-        parts.append(text + (f"({counts[path]})" if counts[path] > 1 else ""))
-    return " ".join(parts)
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from tavla.engine.errors import InvalidPositionError
+from tavla.engine.errors import InvalidPositionError, InvalidPositionIdError
+from tavla.engine.gnubg_id import check_canonical, decode_position_id, encode_position_id
 
 CHECKERS: Final = 15
 BAR: Final = 24  # index of the bar in a side's tuple
@@ -108,17 +109,21 @@ class Position:
     def from_id(cls, position_id: str) -> Position:
         """Decode a GNU Backgammon Position ID (the player on roll is the mover).
 
-        Raises :class:`InvalidPositionIdError` for anything that is not a valid ID.
+        Raises :class:`InvalidPositionIdError` for anything that is not a valid ID: malformed,
+        more than 15 checkers on a side, both sides on one point, or unused bits set.
         """
-        from tavla.engine.gnubg_id import decode_position_id
-
-        return decode_position_id(position_id)
+        mover, opponent = decode_position_id(position_id)
+        try:
+            position = cls(mover, opponent)
+        except InvalidPositionError as error:
+            raise InvalidPositionIdError(
+                f"{position_id!r} is not a valid position: {error}") from error
+        check_canonical(position_id, mover, opponent)
+        return position
 
     def to_id(self) -> str:
         """Encode as a GNU Backgammon Position ID (14 characters, e.g. ``4HPwATDgc/ABMA``)."""
-        from tavla.engine.gnubg_id import position_id
-
-        return position_id(self)
+        return encode_position_id(self.mover, self.opponent)
 
 
 # Legal-play generation builds thousands of positions per second from positions that are

@@ -11,7 +11,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tavla.engine import Play, Position, legal_plays
+from tavla.engine import Play, Position, legal_plays, parse_play
 
 Board = tuple[tuple[int, ...], tuple[int, ...]]
 
@@ -182,7 +182,7 @@ def test_order_of_the_dice_does_not_matter(position: Position, die1: int, die2: 
 def test_notation_reads_back_to_the_same_play(position: Position, die1: int,
                                                die2: int) -> None:
     for play in legal_plays(position, die1, die2):
-        parsed = Play.parse(play.notation(), position, die1, die2)
+        parsed = parse_play(position, die1, die2, play.notation())
         assert parsed.position == play.position
 
 

@@ -3,7 +3,7 @@
 The gnubg test plays random matches with our engine, plays the same matches in gnubg (same
 dice through gnubg's "read from file" generator, the same moves and cube actions as
 commands) and compares ``gnubg.positionid()`` / ``gnubg.matchid()`` after every action with
-``MatchState.gnubg_ids()``.
+``match_id.gnubg_ids(state)``.
 """
 
 from __future__ import annotations
@@ -30,7 +30,13 @@ from tavla.engine.actions import (
 from tavla.engine.errors import InvalidMatchIdError
 from tavla.engine.game import Phase
 from tavla.engine.match import MatchState, Rules
-from tavla.engine.match_id import GameState, MatchInfo, decode_match_id, encode_match_id
+from tavla.engine.match_id import (
+    GameState,
+    MatchInfo,
+    decode_match_id,
+    encode_match_id,
+    gnubg_ids,
+)
 from tavla.engine.matfile import mat_move
 from tavla.engine.selfplay import SelfPlayOptions, play_match
 from tests.engine.gnubg_ref import gnubg_path, run_gnubg_scripts
@@ -136,18 +142,18 @@ def test_cube_owner_two_a_seventh_face_and_money_crawford_are_refused() -> None:
 
 def test_states_map_to_gnubg_fields() -> None:
     state = MatchState.new(Rules(match_length=5))
-    info = decode_match_id(state.gnubg_ids()[1])
+    info = decode_match_id(gnubg_ids(state)[1])
     assert info.game_state is GameState.NONE and info.match_length == 5
     state = state.apply(OpeningRoll(3, 5))
-    position_id, match_id = state.gnubg_ids()
+    position_id, match_id = gnubg_ids(state)
     assert (position_id, match_id) == ("4HPwATDgc/ABMA", "cImuAAAAAAAE")
     state = state.apply(PlayMove("8/3 6/3"))
-    assert state.gnubg_ids()[1] == "MAGgAAAAAAAE"
+    assert gnubg_ids(state)[1] == "MAGgAAAAAAAE"
     state = state.apply(Double())
-    info = decode_match_id(state.gnubg_ids()[1])
+    info = decode_match_id(gnubg_ids(state)[1])
     assert (info.player_on_roll, info.turn, info.double_offered) == (0, 1, True)
     state = state.apply(Take())
-    info = decode_match_id(state.gnubg_ids()[1])
+    info = decode_match_id(gnubg_ids(state)[1])
     assert (info.cube_value, info.cube_owner, info.turn) == (2, 1, 0)
 
 
@@ -228,7 +234,7 @@ def gnubg_steps(
             break
         state = state.apply(action)
         steps.append(commands)
-        expected.append(state.gnubg_ids() if check else None)
+        expected.append(gnubg_ids(state) if check else None)
     return dice, steps, expected
 
 

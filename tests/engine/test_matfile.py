@@ -20,9 +20,9 @@ from tavla.engine.actions import (
     Take,
 )
 from tavla.engine.match import MatchState, Rules
-from tavla.engine.match_id import decode_match_id
+from tavla.engine.match_id import decode_match_id, gnubg_ids
 from tavla.engine.matfile import export_mat, mat_move, mat_name
-from tavla.engine.moves import Move
+from tavla.engine.plays import Move
 from tavla.engine.position import Position
 from tavla.engine.selfplay import SelfPlayOptions, play_match
 from tests.engine.gnubg_ref import gnubg_path, run_gnubg_scripts
@@ -213,7 +213,7 @@ def test_gnubg_imports_random_matches_and_agrees_on_every_game() -> None:
         # gnubg ends where we end: the same board, cube, score and game state. (After an
         # import gnubg leaves the turn and the Crawford flag of a finished match as its
         # replay of the record left them; test_match_id checks those against live play.)
-        position_id, match_id = state.gnubg_ids()
+        position_id, match_id = gnubg_ids(state)
         theirs, ours = decode_match_id(answer["ids"][1]), decode_match_id(match_id)
         assert answer["ids"][0] == position_id, f"match {index}"
         fields = ("cube_value", "cube_owner", "score", "match_length", "game_state", "jacoby")

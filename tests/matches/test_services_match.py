@@ -45,7 +45,7 @@ from tavla.engine.actions import (
 from tavla.engine.clock import PRESETS
 from tavla.engine.game import EventKind, Phase
 from tavla.engine.match import MatchState, Rules
-from tavla.engine.moves import Play
+from tavla.engine.plays import Play
 
 pytestmark = pytest.mark.django_db
 
