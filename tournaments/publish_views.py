@@ -3,11 +3,12 @@ match file in one zip. Anyone may read them, during the event and for good after
 
 from __future__ import annotations
 
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
-from tournaments import publishing, selectors
+from tournaments import publishing, selectors, treasury
 from tournaments.models import Tournament
 
 
@@ -51,3 +52,18 @@ def match_files(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _visible(request, pk)
     return _download(publishing.mat_archive(tournament), "application/zip",
                      publishing.archive_name(tournament, "matches.zip"))
+
+
+def can_see_money(user: object, tournament: Tournament) -> bool:
+    """The event's staff: its director, staff members and referees."""
+    return bool(getattr(user, "is_staff", False)) or selectors.can_direct(user, tournament)
+
+
+@require_GET
+def treasurer_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    """The treasurer's sheet (staff only): who paid, who owes, who is paid what."""
+    tournament = _visible(request, pk)
+    if not can_see_money(request.user, tournament):
+        raise PermissionDenied
+    return _download(treasury.treasurer_csv(tournament), "text/csv; charset=utf-8",
+                     publishing.archive_name(tournament, "treasurer.csv"))

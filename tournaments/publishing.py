@@ -21,7 +21,7 @@ from tournaments import selectors
 from tournaments.models import Pairing, PairingStatus, Tournament
 
 
-def _csv(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+def csv_text(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")  # RFC 4180, as spreadsheets expect
     writer.writerow(header)
@@ -41,7 +41,7 @@ def standings_csv(tournament: Tournament) -> str:
     tiebreaks (named in the header) and the entry's status."""
     lines = selectors.standings(tournament)
     tiebreaks = list(lines[0]["tiebreaks"]) if lines else []
-    return _csv(
+    return csv_text(
         ["rank", "player", "seed", "rating", "wins", "losses", "byes",
          *(f"tiebreak_{name}" for name in tiebreaks), "status"],
         (
@@ -66,7 +66,7 @@ def results_csv(tournament: Tournament) -> str:
     def name(entry: Any) -> str:
         return entry.player.display_name if entry is not None else ""
 
-    return _csv(
+    return csv_text(
         ["slot", "bracket", "round", "round_name", "match_length", "player_a", "player_b",
          "winner", "loser", "winner_points", "loser_points", "result", "decided_at",
          "match_id"],

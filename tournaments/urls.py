@@ -24,4 +24,5 @@ urlpatterns = [
     path("<int:pk>/standings.csv", publish_views.standings_csv, name="standings_csv"),
     path("<int:pk>/results.csv", publish_views.results_csv, name="results_csv"),
     path("<int:pk>/matches.zip", publish_views.match_files, name="match_files"),
+    path("<int:pk>/treasurer.csv", publish_views.treasurer_csv, name="treasurer_csv"),
 ]

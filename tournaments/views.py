@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 from matches.errors import ServiceError
 from matches.models import Player
 from matches.services import player_for_user
-from tournaments import selectors, services
+from tournaments import selectors, services, treasury
 from tournaments.models import Pairing, Tournament, TournamentStatus
 
 
@@ -44,6 +44,8 @@ def live_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]
         "bracket": selectors.bracket(tournament) if tournament.has_started else None,
         "standings": selectors.standings(tournament),
         "placings": selectors.placings(tournament),
+        "money": treasury.money_summary(tournament)
+        if request.user.is_staff or selectors.can_direct(request.user, tournament) else None,
         "entries": [selectors.entry_dict(e) for e in selectors.entries_of(tournament)],
         "my_entry": entry,
         "my_pairings": [

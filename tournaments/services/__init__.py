@@ -13,7 +13,8 @@ open pages after commit. The package, along its seams:
 - :mod:`~tournaments.services.results` — matches played online, the director's override;
 - :mod:`~tournaments.services.reports` — results of matches played over the board;
 - :mod:`~tournaments.services.no_shows` — players who do not sit down in time;
-- :mod:`~tournaments.services.withdrawals` — withdrawals and disqualifications.
+- :mod:`~tournaments.services.withdrawals` — withdrawals and disqualifications;
+- :mod:`~tournaments.services.room` — table numbers, round start times, late entries.
 
 Lock order, everywhere: match → table → tournament (the match-play finisher holds the match
 and tells us through ``match_finished``). A service here that must end a live match (a
@@ -55,12 +56,14 @@ from tournaments.services.results import (
     pairing_override,
     pairing_record_match,
 )
+from tournaments.services.room import entry_register_late, pairing_set_board, round_set_start
 from tournaments.services.withdrawals import entry_reinstate, entry_withdraw, player_withdraw
 
 __all__ = [
     "TournamentError",
     "entry_check_in",
     "entry_register",
+    "entry_register_late",
     "entry_reinstate",
     "entry_withdraw",
     "forfeit_no_shows",
@@ -73,8 +76,10 @@ __all__ = [
     "pairing_override",
     "pairing_record_match",
     "pairing_reject_report",
+    "pairing_set_board",
     "pairing_report",
     "player_withdraw",
+    "round_set_start",
     "tournament_open_check_in",
     "tournament_open_registration",
     "tournament_pair_next_round",

@@ -162,6 +162,7 @@ def open_pairing(tournament: Tournament, row: Pairing, entries: dict[int, Entry]
             reason = "both players are out of the tournament: both lose"
         decide(tournament, row, winner, source, reason=reason)
         return True
+    row.board_number = free_board_number(tournament)
     if not tournament.over_the_board:
         table = match_services.table_create(
             name=f"{tournament.name} · {row.slot}"[:80],
@@ -174,6 +175,15 @@ def open_pairing(tournament: Tournament, row: Pairing, entries: dict[int, Entry]
     log_action(tournament, "paired", pairing=row, slot=row.slot, a=str(a.player), b=str(b.player),
                table=row.table_id)
     return False
+
+
+def free_board_number(tournament: Tournament) -> int:
+    """The lowest table number no open pairing of the tournament is using: pairings made
+    together get 1, 2, 3...; a table freed by a finished match is given out again."""
+    taken = set(tournament.pairings.filter(status=PairingStatus.PAIRED,
+                                           board_number__isnull=False)
+                .values_list("board_number", flat=True))
+    return next(number for number in range(1, len(taken) + 2) if number not in taken)
 
 
 def decide(tournament: Tournament, row: Pairing, winner: Entry | None, source: str, *,

@@ -1,0 +1,147 @@
+"""Running the room: table numbers, round start times, and late entries.
+
+Table numbers are given out by :func:`tournaments.services.bracket.open_pairing` (the lowest
+free one); the director can move a pairing to another table, and call a round for a time.
+
+A late entry (after the start, the director's decision) is seeded last. Where the format
+allows it:
+
+- Swiss: until the last round is paired; the player joins from the next round paired, with
+  nothing for the rounds missed.
+- Elimination: while the bracket has a bye left, the late entrant takes the place of the
+  lowest-seeded player's bye (standard seeding puts seed N + 1 there), provided nothing
+  played depends on that bye: the bye holder's next match must not have started.
+- Round robin: never (the schedule is fixed at the start).
+
+Whatever the format, the entry is refused unless every result already recorded still
+stands in the new draw.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from matches.models import Player
+from tournaments import formats
+from tournaments.models import (
+    Entry,
+    EntryStatus,
+    FormatName,
+    Pairing,
+    PairingStatus,
+    TournamentStatus,
+)
+from tournaments.selectors import format_state, seeded_entry_ids
+from tournaments.services.bracket import advance, repair_dependents
+from tournaments.services.common import (
+    TournamentError,
+    announce,
+    format_for,
+    locked,
+    log_action,
+    played_at,
+    require_director,
+    require_referee,
+)
+
+
+@transaction.atomic
+def round_set_start(*, tournament_id: int, bracket: str, number: int,
+                    starts_at: datetime | None, actor: Any = None) -> None:
+    """Call round ``number`` of ``bracket`` for ``starts_at`` (None: no time): shown on the
+    bracket, the score cards and the players' notices."""
+    tournament = locked(tournament_id)
+    require_director(actor, tournament)
+    updated = tournament.rounds.filter(bracket=bracket, number=number).update(
+        starts_at=starts_at)
+    if not updated:
+        raise TournamentError("not_found", f"There is no round {number} of {bracket} yet.")
+    log_action(tournament, "round_start_set", actor=actor, bracket=bracket, number=number,
+               starts_at=starts_at.isoformat() if starts_at else None)
+    announce(tournament)
+
+
+@transaction.atomic
+def pairing_set_board(*, pairing_id: int, board_number: int, actor: Any = None) -> Pairing:
+    """Move an open pairing to physical table ``board_number`` (a referee or the director);
+    refused if another open pairing is at that table."""
+    row = Pairing.objects.filter(pk=pairing_id).only("tournament_id").first()
+    if row is None:
+        raise TournamentError("not_found", f"There is no pairing {pairing_id}.")
+    tournament = locked(row.tournament_id)
+    require_referee(actor, tournament)
+    row = Pairing.objects.get(pk=pairing_id)
+    if not isinstance(board_number, int) or isinstance(board_number, bool) or not (
+        1 <= board_number <= 999
+    ):
+        raise TournamentError("bad_board_number", "A table number is from 1 to 999.")
+    if row.status != PairingStatus.PAIRED:
+        raise TournamentError("not_open", "Only a pairing being played has a table.")
+    if tournament.pairings.filter(status=PairingStatus.PAIRED,
+                                  board_number=board_number).exclude(pk=row.pk).exists():
+        raise TournamentError("board_taken", f"Table {board_number} is in use.")
+    previous, row.board_number = row.board_number, board_number
+    row.save(update_fields=["board_number"])
+    log_action(tournament, "board_set", actor=actor, pairing=row, slot=row.slot,
+               board=board_number, previous=previous)
+    announce(tournament)
+    return row
+
+
+@transaction.atomic
+def entry_register_late(*, tournament_id: int, player: Player, actor: Any = None) -> Entry:
+    """Enter ``player`` after the start (the director), seeded last, where the format allows
+    it (see the module). Raises :class:`TournamentError` ``late_entry_not_allowed``,
+    ``too_late`` or ``already_registered``; a refusal changes nothing."""
+    tournament = locked(tournament_id)
+    require_director(actor, tournament)
+    if tournament.status != TournamentStatus.RUNNING:
+        raise TournamentError("not_running", "Late entry is for a tournament under way.")
+    if tournament.format == FormatName.ROUND_ROBIN:
+        raise TournamentError("late_entry_not_allowed",
+                              "A round robin's schedule is fixed at the start: no late entry.")
+    fmt = format_for(tournament)
+    seeds = seeded_entry_ids(tournament)
+    if tournament.is_elimination and len(seeds) + 1 > formats.next_power_of_two(len(seeds)):
+        raise TournamentError("too_late", "The bracket is full: there is no bye to replace.")
+    if Entry.objects.filter(tournament=tournament, player=player).exists():
+        raise TournamentError("already_registered", "This player already has an entry.")
+    last_seed = tournament.entries.aggregate(last=Max("seed"))["last"] or 0
+    entry = Entry.objects.create(tournament=tournament, player=player, checked_in=True,
+                                 late=True, seed=last_seed + 1, status=EntryStatus.ACTIVE)
+    rows = list(tournament.pairings.select_related("round").order_by("order"))
+    try:
+        resolved = fmt.resolved_pairings(format_state(tournament, rows))
+    except formats.PairingError as error:
+        raise TournamentError("too_late", "The results so far do not leave room for a "
+                              f"late entry ({error}).") from error
+    stored = {row.slot: row for row in rows}
+    replaced: list[Pairing] = []
+    for pairing in resolved:
+        row = stored[pairing.slot]
+        sides = (formats.side_notation(pairing.a), formats.side_notation(pairing.b))
+        if sides == (row.side_a, row.side_b):
+            continue
+        if row.status == PairingStatus.DECIDED or (
+            row.status == PairingStatus.PAIRED and played_at(row.table_id)
+        ):
+            raise TournamentError("too_late", f"{row.slot} is already played: a late entry "
+                                  "would change it.")
+        if row.status == PairingStatus.BYE:
+            replaced.append(row)
+    for row in replaced:  # the bye the late entrant takes: to be played now
+        row.status, row.winner, row.result_source, row.decided_at = (
+            PairingStatus.WAITING, None, "", None)
+        row.save(update_fields=["status", "winner", "result_source", "decided_at"])
+    repair_dependents(tournament)
+    log_action(tournament, "late_entry", actor=actor, player=player.display_name,
+               entry=entry.pk, seed=entry.seed, replaces_bye=[row.slot for row in replaced],
+               at=timezone.now().isoformat())
+    advance(tournament, actor=actor)
+    announce(tournament)
+    return entry

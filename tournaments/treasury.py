@@ -1,0 +1,112 @@
+"""The treasurer's view of an event: what was paid, the prize pools and who gets what.
+
+Reads only (the paid marks are set by :func:`tournaments.services.entry_set_paid`); the sums
+are :mod:`tournaments.money`'s, with its rounding rule. Payouts follow the main flight's
+final standings (:func:`tournaments.selectors.standings`) once the tournament is finished;
+before that the page shows what each place would get.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from decimal import Decimal
+from typing import Any
+
+from tournaments import money, selectors
+from tournaments.models import Entry, SidePool, Tournament, TournamentStatus
+from tournaments.publishing import csv_text
+
+
+def payout_table_of(text: str) -> tuple[Decimal, ...]:
+    """The stored payout table; an empty one pays everything to the winner."""
+    return money.parse_payout_table(text.strip() or "100")
+
+
+def _place_amounts(pool: Decimal, table: Sequence[Decimal]) -> list[dict[str, Any]]:
+    """What each paid place gets if every place is reached by one player."""
+    shares = money.payouts(pool, table, [(place, place) for place in range(1, len(table) + 1)])
+    return [{"place": place, "percent": table[place - 1], "amount": shares[place]}
+            for place in range(1, len(table) + 1)]
+
+
+def _reranked(lines: list[dict[str, Any]], members: set[int]) -> list[tuple[int, int]]:
+    """The standings of ``members`` only, ranks renumbered among them (ties kept)."""
+    kept = [line for line in lines if line["id"] in members and line["rank"] is not None]
+    return [(1 + sum(1 for other in kept if other["rank"] < line["rank"]), line["id"])
+            for line in kept]
+
+
+def money_summary(tournament: Tournament) -> dict[str, Any]:
+    """The pool, the places it pays, the side pools and, once finished, each entry's payout
+    (``{"payouts": {entry id: amount}}`` summed over the main pool and side pools)."""
+    entries = list(tournament.entries.select_related("player"))
+    paid = [entry for entry in entries if entry.paid]
+    table = payout_table_of(tournament.payout_table)
+    pool = money.prize_pool(fee=tournament.entry_fee, entries=len(paid),
+                            return_percent=tournament.return_percent)
+    finished = tournament.status == TournamentStatus.FINISHED
+    lines = selectors.standings(tournament) if finished else []
+    payouts: dict[int, Decimal] = {}
+    main = money.payouts(pool, table, _reranked(lines, {e.pk for e in paid})) if finished else {}
+    for entry_id, amount in main.items():
+        payouts[entry_id] = payouts.get(entry_id, Decimal(0)) + amount
+    side_pools = []
+    for side in tournament.side_pools.prefetch_related("entries"):
+        members = {entry.pk for entry in side.entries.all()}
+        side_table = payout_table_of(side.payout_table)
+        side_pool = money.prize_pool(fee=side.fee, entries=len(members),
+                                     return_percent=side.return_percent)
+        shares = money.payouts(side_pool, side_table, _reranked(lines, members)) if finished \
+            else {}
+        for entry_id, amount in shares.items():
+            payouts[entry_id] = payouts.get(entry_id, Decimal(0)) + amount
+        side_pools.append({
+            "pool": side, "members": len(members), "total": side_pool,
+            "places": _place_amounts(side_pool, side_table), "payouts": shares,
+        })
+    return {
+        "currency": tournament.currency,
+        "fee": tournament.entry_fee,
+        "entries": len(entries),
+        "paid": len(paid),
+        "unpaid": [entry for entry in entries if not entry.paid and entry.is_active],
+        "collected": tournament.entry_fee * len(paid)
+        + sum((s["pool"].fee * s["members"] for s in side_pools), Decimal(0)),
+        "return_percent": tournament.return_percent,
+        "pool": pool,
+        "places": _place_amounts(pool, table),
+        "main_payouts": main,
+        "side_pools": side_pools,
+        "payouts": payouts,
+        "finished": finished,
+    }
+
+
+def treasurer_csv(tournament: Tournament) -> str:
+    """One line per entry: paid or not, what they owe (fee and side pools) and, once the
+    event is finished, what they are paid."""
+    summary = money_summary(tournament)
+    side_of: dict[int, list[SidePool]] = {}
+    for side in summary["side_pools"]:
+        for entry in side["pool"].entries.all():
+            side_of.setdefault(entry.pk, []).append(side["pool"])
+    rank = {line["id"]: line["rank"] for line in selectors.standings(tournament)}
+    entries: list[Entry] = list(
+        tournament.entries.select_related("player").order_by("seed", "registered_at", "pk"))
+    return csv_text(
+        ["player", "status", "checked_in", "paid", "entry_fee", "side_pools", "owed",
+         "final_rank", "main_payout", "side_payout", "payout", "currency"],
+        (
+            [entry.player.display_name, selectors.entry_dict(entry)["status"],
+             "yes" if entry.checked_in else "no", "yes" if entry.paid else "no",
+             tournament.entry_fee, " / ".join(p.name for p in side_of.get(entry.pk, [])),
+             tournament.entry_fee + sum((p.fee for p in side_of.get(entry.pk, [])),
+                                        Decimal(0)),
+             rank.get(entry.pk) if summary["finished"] else "",
+             summary["main_payouts"].get(entry.pk, Decimal("0.00")),
+             summary["payouts"].get(entry.pk, Decimal("0.00"))
+             - summary["main_payouts"].get(entry.pk, Decimal("0.00")),
+             summary["payouts"].get(entry.pk, Decimal("0.00")), tournament.currency]
+            for entry in entries
+        ),
+    )
