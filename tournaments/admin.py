@@ -19,13 +19,14 @@ from django.utils.translation import gettext_lazy as _
 
 from matches.errors import ServiceError
 from matches.rules import rule_fieldsets
-from tournaments import formats, services
+from tournaments import formats, money, services
 from tournaments.models import (
     Entry,
     EntryStatus,
     Pairing,
     PairingStatus,
     Round,
+    SidePool,
     Tournament,
     TournamentLog,
 )
@@ -54,20 +55,25 @@ class TournamentForm(forms.ModelForm):
         ):
             self.add_error("match_lengths",
                            _("A list of match lengths (1 to 99 points), e.g. [3, 5, 7]."))
+        if data.get("payout_table"):
+            try:
+                money.parse_payout_table(data["payout_table"])
+            except money.MoneyError as error:
+                self.add_error("payout_table", str(error))
         return data
 
 
 class EntryInline(admin.TabularInline):
     model = Entry
     extra = 0
-    fields = ("player", "seed", "status", "checked_in", "registered_at")
-    readonly_fields = ("status", "registered_at")
+    fields = ("player", "seed", "status", "checked_in", "paid", "registered_at")
+    readonly_fields = ("status", "paid", "registered_at")
     raw_id_fields = ("player",)
     ordering = ("seed", "registered_at")
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         if obj is not None and obj.has_started:
-            return ("player", "seed", "status", "checked_in", "registered_at")
+            return ("player", "seed", "status", "checked_in", "paid", "registered_at")
         return self.readonly_fields
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -75,6 +81,14 @@ class EntryInline(admin.TabularInline):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return super().has_delete_permission(request, obj) and not (obj and obj.has_started)
+
+
+class SidePoolInline(admin.TabularInline):
+    """Side pools are set up here; who is in one: :func:`services.side_pool_enter`."""
+
+    model = SidePool
+    extra = 0
+    fields = ("name", "fee", "return_percent", "payout_table")
 
 
 class RoundInline(admin.TabularInline):
@@ -132,7 +146,7 @@ class TournamentAdmin(admin.ModelAdmin):
                     "created_at")
     list_filter = ("status", "format")
     search_fields = ("name",)
-    inlines = [EntryInline, RoundInline, LogInline]
+    inlines = [EntryInline, SidePoolInline, RoundInline, LogInline]
     readonly_fields = ("status", "rng_seed", "current_round", "champion", "started_at",
                        "finished_at", "view_on_site_link")
     fieldsets = (
@@ -144,6 +158,11 @@ class TournamentAdmin(admin.ModelAdmin):
                                   "no_show_minutes")}),
         # The table template: every rule a tournament's tables are played by.
         *rule_fieldsets(template=True, prefix=_("Table template: ")),
+        (_("Money (bookkeeping only)"), {"fields": ("entry_fee", "currency", "return_percent",
+                                                    "payout_table")}),
+        (_("Division of an event"), {"classes": ("collapse",), "fields": (
+            "event", "division_order", "eligibility", "min_rating", "max_rating",
+            "min_experience", "max_experience")}),
         (_("Progress"), {"fields": ("current_round", "champion", "started_at",
                                     "finished_at")}),
     )
@@ -211,12 +230,23 @@ class ReasonForm(forms.Form):
 
 @admin.register(Entry)
 class EntryAdmin(admin.ModelAdmin):
-    list_display = ("player", "tournament", "seed", "status", "checked_in", "registered_at")
-    list_filter = ("status", "tournament")
+    list_display = ("player", "tournament", "seed", "status", "checked_in", "paid", "late",
+                    "registered_at")
+    list_filter = ("status", "paid", "tournament")
     search_fields = ("player__display_name", "tournament__name")
     raw_id_fields = ("player", "tournament")
-    readonly_fields = ("status", "left_at", "registered_at")
-    actions = ["withdraw", "disqualify"]
+    readonly_fields = ("status", "left_at", "registered_at", "paid", "late")
+    actions = ["withdraw", "disqualify", "mark_paid", "mark_unpaid"]
+
+    @admin.action(description=_("Mark the entry fee paid"))
+    def mark_paid(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
+        _each(self, request, queryset, lambda e: services.entry_set_paid(
+            entry_id=e.pk, paid=True, actor=request.user), "Marked paid")
+
+    @admin.action(description=_("Mark the entry fee not paid"))
+    def mark_unpaid(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
+        _each(self, request, queryset, lambda e: services.entry_set_paid(
+            entry_id=e.pk, paid=False, actor=request.user), "Marked not paid")
 
     @admin.action(description=_("Withdraw (future matches are forfeited)"))
     def withdraw(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:

@@ -50,7 +50,8 @@ def money_summary(tournament: Tournament) -> dict[str, Any]:
     main = money.payouts(pool, table, _reranked(lines, {e.pk for e in paid})) if finished else {}
     for entry_id, amount in main.items():
         payouts[entry_id] = payouts.get(entry_id, Decimal(0)) + amount
-    side_pools = []
+    side_pools: list[dict[str, Any]] = []
+    collected = tournament.entry_fee * len(paid)
     for side in tournament.side_pools.prefetch_related("entries"):
         members = {entry.pk for entry in side.entries.all()}
         side_table = payout_table_of(side.payout_table)
@@ -60,6 +61,7 @@ def money_summary(tournament: Tournament) -> dict[str, Any]:
             else {}
         for entry_id, amount in shares.items():
             payouts[entry_id] = payouts.get(entry_id, Decimal(0)) + amount
+        collected += side.fee * len(members)
         side_pools.append({
             "pool": side, "members": len(members), "total": side_pool,
             "places": _place_amounts(side_pool, side_table), "payouts": shares,
@@ -70,8 +72,7 @@ def money_summary(tournament: Tournament) -> dict[str, Any]:
         "entries": len(entries),
         "paid": len(paid),
         "unpaid": [entry for entry in entries if not entry.paid and entry.is_active],
-        "collected": tournament.entry_fee * len(paid)
-        + sum((s["pool"].fee * s["members"] for s in side_pools), Decimal(0)),
+        "collected": collected,
         "return_percent": tournament.return_percent,
         "pool": pool,
         "places": _place_amounts(pool, table),

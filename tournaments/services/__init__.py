@@ -14,7 +14,8 @@ open pages after commit. The package, along its seams:
 - :mod:`~tournaments.services.reports` — results of matches played over the board;
 - :mod:`~tournaments.services.no_shows` — players who do not sit down in time;
 - :mod:`~tournaments.services.withdrawals` — withdrawals and disqualifications;
-- :mod:`~tournaments.services.room` — table numbers, round start times, late entries.
+- :mod:`~tournaments.services.room` — table numbers, round start times, late entries;
+- :mod:`~tournaments.services.money` — paid marks and side pools (bookkeeping only).
 
 Lock order, everywhere: match → table → tournament (the match-play finisher holds the match
 and tells us through ``match_finished``). A service here that must end a live match (a
@@ -43,6 +44,7 @@ from tournaments.services.lifecycle import (
     tournament_reseed,
     tournament_start,
 )
+from tournaments.services.money import entry_set_paid, side_pool_enter
 from tournaments.services.no_shows import forfeit_no_shows, no_show_due, pairing_forfeit_no_show
 from tournaments.services.reports import (
     pairing_confirm,
@@ -65,6 +67,7 @@ __all__ = [
     "entry_register",
     "entry_register_late",
     "entry_reinstate",
+    "entry_set_paid",
     "entry_withdraw",
     "forfeit_no_shows",
     "no_show_due",
@@ -80,6 +83,7 @@ __all__ = [
     "pairing_report",
     "player_withdraw",
     "round_set_start",
+    "side_pool_enter",
     "tournament_open_check_in",
     "tournament_open_registration",
     "tournament_pair_next_round",
