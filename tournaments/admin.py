@@ -37,6 +37,35 @@ class TournamentForm(forms.ModelForm):
         model = Tournament
         fields = "__all__"
 
+    # Bookkeeping and division settings a plain tournament leaves alone: left empty, they
+    # keep their defaults (no fee, everything returned, open to anyone).
+    OPTIONAL_WITH_DEFAULT = ("entry_fee", "currency", "return_percent", "payout_table",
+                             "division_order", "eligibility")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in self.OPTIONAL_WITH_DEFAULT:
+            if name in self.fields:
+                self.fields[name].required = False
+
+    def _clean_default(self, name: str) -> Any:
+        value = self.cleaned_data.get(name)
+        if value in (None, ""):
+            return Tournament._meta.get_field(name).get_default()
+        return value
+
+    def clean_entry_fee(self) -> Any:
+        return self._clean_default("entry_fee")
+
+    def clean_return_percent(self) -> Any:
+        return self._clean_default("return_percent")
+
+    def clean_division_order(self) -> Any:
+        return self._clean_default("division_order")
+
+    def clean_eligibility(self) -> Any:
+        return self._clean_default("eligibility")
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         options = data.get("format_options") or {}

@@ -33,6 +33,7 @@ def tournament_form(director, players, **changes) -> dict[str, str]:
         "clock_enabled": "on", "clock_delay": "8", "clock_reserve_seconds": "0",
         "clock_reserve_per_point": "90", "grace_seconds": "60", "flag_penalty": "match",
         **management("entries", len(players)), **management("rounds"), **management("log"),
+        **management("side_pools"),
     }
     for index, player in enumerate(players):
         data[f"entries-{index}-player"] = str(player.pk)
