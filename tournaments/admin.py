@@ -12,6 +12,7 @@ from typing import Any
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
+from django.db import models
 from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
@@ -51,7 +52,9 @@ class TournamentForm(forms.ModelForm):
     def _clean_default(self, name: str) -> Any:
         value = self.cleaned_data.get(name)
         if value in (None, ""):
-            return Tournament._meta.get_field(name).get_default()
+            field = Tournament._meta.get_field(name)
+            assert isinstance(field, models.Field)
+            return field.get_default()
         return value
 
     def clean_entry_fee(self) -> Any:
