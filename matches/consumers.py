@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import threading
 import time
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
@@ -23,7 +22,6 @@ from urllib.parse import parse_qs
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from django.db import connections
 
 from matches import access, presence, services
 from matches.broadcast import LOBBY_GROUP, table_group
@@ -243,19 +241,6 @@ def db(function: Any) -> Any:
     different boards run side by side, each thread with its own database connection,
     instead of queueing behind one another on asgiref's single thread-sensitive thread."""
     return database_sync_to_async(function, thread_sensitive=False, executor=_db_pool)
-
-
-def close_db_connections() -> None:
-    """Close the database connection of every pool thread (tests, before dropping the
-    test database). Blocks until each thread has run once."""
-    barrier = threading.Barrier(DB_THREADS)
-
-    def close() -> None:
-        barrier.wait(timeout=10)
-        connections.close_all()
-
-    for future in [_db_pool.submit(close) for _ in range(DB_THREADS)]:
-        future.result(timeout=15)
 
 
 # -- the sync side of each command: one call into the services each --------------------------

@@ -116,11 +116,6 @@ def disconnected_since(*, table_id: int, player_id: int) -> float | None:
     return float(value) if value is not None else None
 
 
-def forget(*, table_id: int, player_id: int) -> None:
-    """Drop everything known about the player at the table (tests, a table's end)."""
-    redis_client().delete(*_keys(table_id, player_id))
-
-
 def _epoch(client: Any) -> tuple[float, str | None] | None:
     """The stored epoch: (since, Redis run id or None), or None when there is none."""
     raw: Any = client.get(EPOCH_KEY)

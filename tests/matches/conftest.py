@@ -71,3 +71,9 @@ def act(match: Match, seat: int, action: str, play: str | None = None) -> Match:
                        expected_version=match.version, play=play)
     match.refresh_from_db()
     return match
+
+
+def forget_presence(*, table_id: int, player_id: int) -> None:
+    """Drop everything presence knows about the player at the table, as if they never
+    opened a board there."""
+    redis_client().delete(*presence._keys(table_id, player_id))

@@ -25,6 +25,7 @@ from matches import clocks, presence, services
 from matches.models import Event, GameEnding, LogKind, Match, MatchStatus, Player
 from tavla.queues import CLOCK_QUEUE, DEFAULT_QUEUE, queue_names
 from tests.conftest import CeleryBeatProcess, CeleryWorkerProcess, start_celery_worker
+from tests.matches.conftest import forget_presence
 
 pytestmark = [pytest.mark.celery, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
@@ -57,7 +58,7 @@ def clock_options(*, delay: float, reserve: float, **options: Any) -> dict[str, 
 
 def fresh_presence(match: Match) -> None:
     for player_id in (match.player0_id, match.player1_id):
-        presence.forget(table_id=match.table_id, player_id=player_id)
+        forget_presence(table_id=match.table_id, player_id=player_id)
 
 
 def first_timeout(match: Match) -> Event | None:

@@ -15,6 +15,7 @@ from matches.selectors import match_state
 from matches.state import load_state
 from tavla.engine.clock import Clock
 from tavla.engine.game import Phase
+from tests.matches.conftest import forget_presence
 
 pytestmark = pytest.mark.django_db
 
@@ -48,7 +49,7 @@ def clocked(start_match: Callable[..., Match]) -> Callable[..., Match]:
                    **options}
         match = start_match(dice=dice, **options)
         for player_id in (match.player0_id, match.player1_id):
-            presence.forget(table_id=match.table_id, player_id=player_id)
+            forget_presence(table_id=match.table_id, player_id=player_id)
         return match
 
     return start
@@ -289,7 +290,7 @@ def test_a_board_open_again_within_the_grace_saves_the_match(absent_flag):
     assert clocks.sweep_expired_clocks(now=at(flagged_at(match) + GRACE + 1)).forfeited == []
     match.refresh_from_db()
     assert match.status == MatchStatus.PLAYING
-    presence.forget(table_id=match.table_id, player_id=match.player0_id)
+    forget_presence(table_id=match.table_id, player_id=match.player0_id)
 
 
 def test_back_within_the_grace_and_gone_again_still_saves_the_match(absent_flag):
@@ -300,7 +301,7 @@ def test_back_within_the_grace_and_gone_again_still_saves_the_match(absent_flag)
     presence.disconnected(**ids, channel_name="b1", now=flag_time + 5)
     assert not presence.is_connected(**ids)
     assert clocks.sweep_expired_clocks(now=at(flag_time + GRACE + 1)).forfeited == []
-    presence.forget(**ids)
+    forget_presence(**ids)
 
 
 def test_acting_within_the_grace_without_a_board_saves_the_match(absent_flag):
@@ -321,7 +322,7 @@ def test_a_flag_with_the_board_open_starts_no_grace(clocked):
     assert match.events.get(kind=LogKind.TIMEOUT).payload["absent"] is False
     assert clocks.sweep_expired_clocks(
         now=match.deadline + timedelta(seconds=GRACE + 1)).forfeited == []
-    presence.forget(**ids)
+    forget_presence(**ids)
 
 
 # -- the demo club ---------------------------------------------------------------------------

@@ -7,6 +7,7 @@ session authentication, routing), so these tests see what a browser sees.
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -18,8 +19,7 @@ from channels.testing import WebsocketCommunicator
 from django.db import connections
 from django.test import Client
 
-from matches import presence
-from matches.consumers import close_db_connections
+from matches import consumers, presence
 from matches.models import Match, Player
 from tavla.asgi import application
 
@@ -34,6 +34,20 @@ def session_cookie(player: Player | None) -> list[tuple[bytes, bytes]]:
     client = Client()
     client.force_login(player.user)
     return [(b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode())]
+
+
+def close_db_connections() -> None:
+    """Close the database connection of every thread of the consumers' pool (before the
+    test database is dropped). Blocks until each thread has run once."""
+    barrier = threading.Barrier(consumers.DB_THREADS)
+
+    def close() -> None:
+        barrier.wait(timeout=10)
+        connections.close_all()
+
+    pool = consumers._db_pool
+    for future in [pool.submit(close) for _ in range(consumers.DB_THREADS)]:
+        future.result(timeout=15)
 
 
 @pytest.fixture(autouse=True)

@@ -9,13 +9,14 @@ import pytest
 
 from matches import presence
 from tavla.redis_client import redis_client
+from tests.matches.conftest import forget_presence
 
 IDS = {"table_id": 987_654, "player_id": 123_456}
 
 
 @pytest.fixture(autouse=True)
 def _clean() -> None:
-    presence.forget(**IDS)
+    forget_presence(**IDS)
 
 
 def test_a_board_not_refreshed_expires_after_the_ttl_and_a_refresh_keeps_it() -> None:
