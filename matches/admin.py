@@ -234,4 +234,6 @@ class EventAdmin(SecretFieldsGuard, ReadOnlyMixin, admin.ModelAdmin):
     list_filter = ["kind"]
     search_fields = ["=match__id"]
     list_select_related = ["match__player0", "match__player1", "actor"]
-from matches import chat_admin  # noqa: E402,F401 - registers the chat models
+
+# Registers the analysis pages and the chat models (they import this module's mixins).
+from matches import analysis_admin, chat_admin  # noqa: E402,F401

@@ -23,6 +23,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from matches import services
+from matches.adjudication_help import winning_chances, with_chances
 from matches.audit import ReplayStep, mat_export, mat_filename, replay_steps
 from matches.errors import ServiceError
 from matches.models import Match, MatchStatus
@@ -153,13 +154,14 @@ def adjudicate_view(admin: MatchAdmin, request: HttpRequest, match_id: int) -> H
         messages.error(request, _("This match is over: there is nothing to adjudicate."))
         return HttpResponseRedirect(change_url)
     form = AdjudicateForm(request.POST or None, match=match)
+    chances = winning_chances(match)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
             services.match_adjudicate(
                 match_id=match.pk, referee=request.user,
                 winner=match.players()[data["winner"]], scope=data["scope"],
-                reason=data["reason"], points=data["points"],
+                reason=with_chances(data["reason"], match, chances), points=data["points"],
             )
         except ServiceError as error:
             form.add_error(None, error.detail)
@@ -170,7 +172,8 @@ def adjudicate_view(admin: MatchAdmin, request: HttpRequest, match_id: int) -> H
                 "The {} was awarded to {}.", data["scope"], match.players()[data["winner"]]))
             return HttpResponseRedirect(change_url)
     context = _context(admin, request, match, f"Adjudicate match #{match.pk}", form=form,
-                       state=MatchState.from_dict(match.snapshot))
+                       state=MatchState.from_dict(match.snapshot),
+                       chances=None if chances is None else [f"{100 * c:.1f}" for c in chances])
     return TemplateResponse(request, "admin/matches/match/adjudicate.html", context)
 
 

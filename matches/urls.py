@@ -2,10 +2,11 @@
 
 from django.urls import path
 
-from matches import views
+from matches import bot_views, views
 
 urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
+    path("lobby/bot/", bot_views.play_bot, name="play-bot"),
     path("tables/new/", views.table_new, name="table-new"),
     path("tables/<int:table_id>/", views.table_page, name="table"),
     path("tables/<int:table_id>/sit/", views.table_sit, name="table-sit"),
