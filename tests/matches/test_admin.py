@@ -38,6 +38,8 @@ def test_the_referees_group_comes_from_a_migration():
                     .values_list("codename", flat=True))
     assert codenames == {"view_player", "view_table", "view_match", "view_game", "view_event",
                          "view_ratingrecord", "adjudicate_match",
+                         # gnubg's analyses and the fair-play review
+                         "view_matchanalysis",
                          # table chat: read, review reports, remove (logged)
                          "moderate_chat", "view_chatmessage", "view_chatreport",
                          "change_chatreport", "view_chatmoderation"}
@@ -82,7 +84,9 @@ def test_referee_reviews_the_replay_and_adjudicates_the_game(start_match, refere
     assert match.games.get(number=1).ending == GameEnding.ADJUDICATED
     decision = Event.objects.get(match=match, kind=LogKind.ADJUDICATE)
     assert decision.actor == referee
-    assert decision.payload["action"]["reason"] == "Player 0's phone died."
+    # The reason, and gnubg's match-winning chances the referee saw on the form.
+    reason = decision.payload["action"]["reason"]
+    assert reason.startswith("Player 0's phone died. [gnubg match-winning chances: ")
     assert services.match_verify(match_id=match.pk).ok
     # The decision shows in the replay with the referee as actor.
     html = referee_client.get(f"{base}/replay/").content.decode()
