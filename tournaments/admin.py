@@ -1,8 +1,11 @@
-"""The director's admin: configure a tournament (format, seeding, rounds and their match
-lengths, table template, entries) and run it with actions that call the services.
+"""The director's and the referees' admin: configure a tournament (format, seeding, rounds
+and their match lengths, table template, entries) and run it with actions that call the
+services.
 
 Rows that the services own (pairings, the log) are read-only here: every change to them is
-an action with a reason, and is logged.
+an action with a reason, and is logged. Referees (``tournaments.referee_tournament``, the
+Referees group) see tournaments, entries, pairings and the log, and have the referee's
+actions: enter or correct a result, record a double forfeit, reinstate a player.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from tournaments.models import (
     Tournament,
     TournamentLog,
 )
+from tournaments.selectors import REFEREE_PERMISSION
 
 
 class TournamentForm(forms.ModelForm):
@@ -187,7 +191,8 @@ class TournamentAdmin(admin.ModelAdmin):
         (_("Format and seeding"), {"fields": ("format", "format_options", "seeding",
                                               "rng_seed", "max_entries")}),
         (_("Rounds"), {"fields": ("match_lengths", "auto_pair", "over_the_board",
-                                  "no_show_minutes")}),
+                                  "no_show_minutes",
+                                  ("late_penalty_points", "late_penalty_minutes"))}),
         # The table template: every rule a tournament's tables are played by.
         *rule_fieldsets(template=True, prefix=_("Table template: ")),
         (_("Money (bookkeeping only)"), {"fields": ("entry_fee", "currency", "return_percent",
@@ -230,27 +235,27 @@ class TournamentAdmin(admin.ModelAdmin):
             obj.director = request.user  # type: ignore[assignment]
         super().save_model(request, obj, form, change)
 
-    @admin.action(description=_("Open registration"))
+    @admin.action(description=_("Open registration"), permissions=["change"])
     def open_registration(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         _each(self, request, queryset, lambda t: services.tournament_open_registration(
             tournament_id=t.pk, actor=request.user), "Registration opened")
 
-    @admin.action(description=_("Open check-in"))
+    @admin.action(description=_("Open check-in"), permissions=["change"])
     def open_check_in(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         _each(self, request, queryset, lambda t: services.tournament_open_check_in(
             tournament_id=t.pk, actor=request.user), "Check-in opened")
 
-    @admin.action(description=_("Start (make the draw, pair round 1)"))
+    @admin.action(description=_("Start (make the draw, pair round 1)"), permissions=["change"])
     def start(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         _each(self, request, queryset, lambda t: services.tournament_start(
             tournament_id=t.pk, actor=request.user), "Started")
 
-    @admin.action(description=_("Pair next round"))
+    @admin.action(description=_("Pair next round"), permissions=["change"])
     def pair_next_round(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         _each(self, request, queryset, lambda t: services.tournament_pair_next_round(
             tournament_id=t.pk, actor=request.user), "Paired")
 
-    @admin.action(description=_("Reseed (before the start)"))
+    @admin.action(description=_("Reseed (before the start)"), permissions=["change"])
     def reseed(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
         _each(self, request, queryset, lambda t: services.tournament_reseed(
             tournament_id=t.pk, actor=request.user), "Reseeded")
@@ -260,32 +265,84 @@ class ReasonForm(forms.Form):
     reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3}))
 
 
+class RefereeActions:
+    """``permissions=["referee"]`` on an admin action: only for tournament referees (and
+    directors); the service checks again, for the tournament at hand."""
+
+    def has_referee_permission(self, request: HttpRequest) -> bool:
+        return bool(request.user.has_perm(REFEREE_PERMISSION))
+
+
+def _reason_page(modeladmin: admin.ModelAdmin, request: HttpRequest, objects: list[Any],
+                 form: forms.Form, title: Any, action: str) -> TemplateResponse:
+    return TemplateResponse(request, "tournaments/admin/reason_action.html", {
+        **modeladmin.admin_site.each_context(request),
+        "title": title, "objects": objects, "form": form, "action": action,
+        "opts": modeladmin.model._meta,
+        "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+    })
+
+
+def _one(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Any]
+         ) -> Any | None:
+    rows = list(queryset)
+    if len(rows) != 1:
+        modeladmin.message_user(request, _("Choose exactly one."), messages.ERROR)
+        return None
+    return rows[0]
+
+
+def _apply(modeladmin: admin.ModelAdmin, request: HttpRequest, call: Any, done: Any) -> None:
+    try:
+        call()
+    except ServiceError as error:
+        modeladmin.message_user(request, error.detail, messages.ERROR)
+    else:
+        modeladmin.message_user(request, done, messages.SUCCESS)
+
+
 @admin.register(Entry)
-class EntryAdmin(admin.ModelAdmin):
+class EntryAdmin(RefereeActions, admin.ModelAdmin):
     list_display = ("player", "tournament", "seed", "status", "checked_in", "paid", "late",
                     "registered_at")
     list_filter = ("status", "paid", "tournament")
     search_fields = ("player__display_name", "tournament__name")
     raw_id_fields = ("player", "tournament")
     readonly_fields = ("status", "left_at", "registered_at", "paid", "late")
-    actions = ["withdraw", "disqualify", "mark_paid", "mark_unpaid"]
+    actions = ["withdraw", "disqualify", "reinstate", "mark_paid", "mark_unpaid"]
 
-    @admin.action(description=_("Mark the entry fee paid"))
+    @admin.action(description=_("Mark the entry fee paid"), permissions=["change"])
     def mark_paid(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
         _each(self, request, queryset, lambda e: services.entry_set_paid(
             entry_id=e.pk, paid=True, actor=request.user), "Marked paid")
 
-    @admin.action(description=_("Mark the entry fee not paid"))
+    @admin.action(description=_("Mark the entry fee not paid"), permissions=["change"])
     def mark_unpaid(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
         _each(self, request, queryset, lambda e: services.entry_set_paid(
             entry_id=e.pk, paid=False, actor=request.user), "Marked not paid")
 
-    @admin.action(description=_("Withdraw (future matches are forfeited)"))
+    @admin.action(description=_("Reinstate (paired again from the next pairing), with a "
+                                "reason"), permissions=["referee"])
+    def reinstate(self, request: HttpRequest, queryset: QuerySet[Entry]) -> HttpResponse | None:
+        entry = _one(self, request, queryset.select_related("player", "tournament"))
+        if entry is None:
+            return None
+        form = ReasonForm(request.POST if "apply" in request.POST else None)
+        if form.is_valid():
+            _apply(self, request, lambda: services.entry_reinstate(
+                entry_id=entry.pk, actor=request.user, reason=form.cleaned_data["reason"]),
+                _("%(player)s is back in the tournament.") % {"player": entry.player})
+            return None
+        return _reason_page(self, request, [entry], form,
+                            _("Reinstate %(player)s") % {"player": entry.player}, "reinstate")
+
+    @admin.action(description=_("Withdraw (future matches are forfeited)"),
+                  permissions=["change"])
     def withdraw(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
         _each(self, request, queryset, lambda e: services.entry_withdraw(
             entry_id=e.pk, actor=request.user, reason="withdrawn by the director"), "Withdrawn")
 
-    @admin.action(description=_("Disqualify, with a reason"))
+    @admin.action(description=_("Disqualify, with a reason"), permissions=["change"])
     def disqualify(self, request: HttpRequest, queryset: QuerySet[Entry]) -> HttpResponse | None:
         if "apply" in request.POST:
             form = ReasonForm(request.POST)
@@ -318,7 +375,7 @@ class OverrideForm(forms.Form):
 
 
 @admin.register(Pairing)
-class PairingAdmin(admin.ModelAdmin):
+class PairingAdmin(RefereeActions, admin.ModelAdmin):
     list_display = ("slot", "tournament", "round", "entry_a", "entry_b", "status", "winner",
                     "score", "result_source", "table")
     list_filter = ("status", "result_source", "tournament")
@@ -326,7 +383,7 @@ class PairingAdmin(admin.ModelAdmin):
                      "entry_b__player__display_name")
     list_select_related = ("tournament", "round", "entry_a__player", "entry_b__player",
                            "winner__player", "table")
-    actions = ["override_result"]
+    actions = ["override_result", "double_forfeit"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
@@ -343,10 +400,12 @@ class PairingAdmin(admin.ModelAdmin):
             return ""
         return f"{obj.winner_points}–{obj.loser_points}"
 
-    @admin.action(description=_("Override the result, with a reason"),
-                  permissions=["view"])
+    @admin.action(description=_("Enter or correct the result, with a reason"),
+                  permissions=["referee"])
     def override_result(self, request: HttpRequest,
                         queryset: QuerySet[Pairing]) -> HttpResponse | None:
+        """A pairing waiting for an over-the-board result gets the referee's result; any
+        other (a live match, a decided or confirmed result) is overridden."""
         rows = list(queryset.select_related("entry_a__player", "entry_b__player", "tournament"))
         if len(rows) != 1:
             self.message_user(request, _("Choose exactly one pairing."), messages.ERROR)
@@ -359,27 +418,39 @@ class PairingAdmin(admin.ModelAdmin):
         if "apply" in request.POST:
             form = OverrideForm(request.POST, pairing=row)
             if form.is_valid():
-                try:
-                    services.pairing_override(
-                        pairing_id=row.pk, actor=request.user,
-                        winner_entry_id=form.cleaned_data["winner"],
-                        winner_points=form.cleaned_data["winner_points"],
-                        loser_points=form.cleaned_data["loser_points"],
-                        reason=form.cleaned_data["reason"])
-                except ServiceError as error:
-                    self.message_user(request, error.detail, messages.ERROR)
+                data = form.cleaned_data
+                result = {"pairing_id": row.pk, "winner_entry_id": data["winner"],
+                          "winner_points": data["winner_points"],
+                          "loser_points": data["loser_points"], "reason": data["reason"]}
+                if row.status == PairingStatus.PAIRED and row.tournament.over_the_board:
+                    _apply(self, request, lambda: services.pairing_enter_result(
+                        referee=request.user, **result), _("Result entered."))
                 else:
-                    self.message_user(request, _("Result overridden."), messages.SUCCESS)
+                    _apply(self, request, lambda: services.pairing_override(
+                        actor=request.user, **result), _("Result corrected."))
                 return None
         else:
             form = OverrideForm(pairing=row, initial={"winner": row.winner_id})
-        return TemplateResponse(request, "tournaments/admin/reason_action.html", {
-            **self.admin_site.each_context(request),
-            "title": _("Override the result of %(pairing)s") % {"pairing": row},
-            "objects": rows, "form": form, "action": "override_result",
-            "opts": self.model._meta,
-            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
-        })
+        return _reason_page(self, request, rows, form,
+                            _("Enter or correct the result of %(pairing)s") % {"pairing": row},
+                            "override_result")
+
+    @admin.action(description=_("Record a double forfeit (both lose), with a reason"),
+                  permissions=["referee"])
+    def double_forfeit(self, request: HttpRequest,
+                       queryset: QuerySet[Pairing]) -> HttpResponse | None:
+        row = _one(self, request, queryset.select_related("tournament"))
+        if row is None:
+            return None
+        form = ReasonForm(request.POST if "apply" in request.POST else None)
+        if form.is_valid():
+            _apply(self, request, lambda: services.pairing_double_forfeit(
+                pairing_id=row.pk, actor=request.user, reason=form.cleaned_data["reason"]),
+                _("Double forfeit recorded."))
+            return None
+        return _reason_page(self, request, [row], form,
+                            _("Record a double forfeit in %(pairing)s") % {"pairing": row},
+                            "double_forfeit")
 
 
 @admin.register(TournamentLog)

@@ -29,6 +29,7 @@ def tournament_form(director, players, **changes) -> dict[str, str]:
         "name": "Thursday Swiss", "description": "", "director": str(director.pk),
         "format": "swiss", "format_options": '{"rounds": 2}', "seeding": "rating",
         "max_entries": "", "match_lengths": "[1, 3]", "no_show_minutes": "20",
+        "late_penalty_points": "0", "late_penalty_minutes": "5",
         "is_public": "on", "cube_enabled": "on", "gammons_enabled": "on", "crawford": "on",
         "clock_enabled": "on", "clock_delay": "8", "clock_reserve_seconds": "0",
         "clock_reserve_per_point": "90", "grace_seconds": "60", "flag_penalty": "match",
@@ -93,7 +94,7 @@ def test_a_director_runs_a_tournament_from_the_admin(client, director, make_play
     # Override a round-one result through the intermediate form.
     target = round_one[0]
     form = act(client, "/admin/tournaments/pairing/", "override_result", target.pk)
-    assert "Override the result" in form.content.decode()
+    assert "Enter or correct the result" in form.content.decode()
     assert 'name="reason"' in form.content.decode()
     no_reason = act(client, "/admin/tournaments/pairing/", "override_result", target.pk,
                     apply="1", winner=str(target.entry_b_id), reason="")
@@ -101,7 +102,7 @@ def test_a_director_runs_a_tournament_from_the_admin(client, director, make_play
     done = act(client, "/admin/tournaments/pairing/", "override_result", target.pk,
                apply="1", winner=str(target.entry_b_id), winner_points="1", loser_points="0",
                reason="A conceded before the match")
-    assert "Result overridden" in done.content.decode()
+    assert "Result corrected" in done.content.decode()
     target.refresh_from_db()
     assert (target.winner_id, target.result_source) == (target.entry_b_id,
                                                         ResultSource.OVERRIDE)

@@ -146,7 +146,7 @@ def test_impossible_scores_are_refused_and_change_nothing(make_tournament, refer
         winner_points=winner, loser_points=loser)) == "bad_score"
     assert code_of(lambda: services.pairing_enter_result(
         pairing_id=row.pk, referee=referee, winner_entry_id=row.entry_a_id,
-        winner_points=winner, loser_points=loser)) == "bad_score"
+        winner_points=winner, loser_points=loser, reason="score card")) == "bad_score"
     row.refresh_from_db()
     assert row.reported_by is None and row.status == PairingStatus.PAIRED
     assert not tournament.log.filter(action__in=["reported", "result"]).exists()

@@ -443,11 +443,15 @@ def test_a_referee_enters_a_result_directly(make_tournament, make_player, refere
     staff = User.objects.create_user("ref2", is_staff=True)
     assert code_of(lambda: services.pairing_enter_result(
         pairing_id=row.pk, referee=staff, winner_entry_id=row.entry_a_id)) == "forbidden"
+    assert code_of(lambda: services.pairing_enter_result(
+        pairing_id=row.pk, referee=referee, winner_entry_id=row.entry_a_id)) \
+        == "reason_required"
     services.pairing_enter_result(pairing_id=row.pk, referee=referee,
                                   winner_entry_id=row.entry_a_id, winner_points=1,
-                                  loser_points=0)
+                                  loser_points=0, reason="score card signed by both")
     row.refresh_from_db()
     assert row.result_source == ResultSource.REFEREE
+    assert "score card" in tournament.log.get(action="result").reason
     tournament.refresh_from_db()
     assert tournament.status == TournamentStatus.FINISHED
 

@@ -99,16 +99,19 @@ def pairing_reject_report(*, pairing_id: int, user: Any, reason: str = "") -> Pa
 def pairing_enter_result(*, pairing_id: int, referee: Any, winner_entry_id: int,
                          winner_points: int | None = None, loser_points: int | None = None,
                          reason: str = "") -> Pairing:
-    """A referee enters the result of a match played over the board directly."""
+    """A referee enters the result of a match played over the board directly, with a
+    reason (e.g. "score card signed by both")."""
     tournament, row = _otb_row(pairing_id)
     require_referee(referee, tournament)
+    if not (reason or "").strip():
+        raise TournamentError("reason_required", "Entering a result needs a written reason.")
     winner = next((e for e in row.entries() if e.pk == winner_entry_id), None)
     if winner is None:
         raise TournamentError("bad_result", "The winner must be one of the pairing's players.")
     check_points(tournament, winner_points, loser_points, row.round.match_length)
     row.confirmed_by, row.confirmed_at = referee, timezone.now()
     settle(tournament, row, winner, ResultSource.REFEREE, winner_points=winner_points,
-           loser_points=loser_points, actor=referee, reason=reason or "entered by a referee")
+           loser_points=loser_points, actor=referee, reason=reason.strip())
     return row
 
 
