@@ -171,6 +171,11 @@ def open_pairing(tournament: Tournament, row: Pairing, entries: dict[int, Entry]
         )
         Table.objects.filter(pk=table.pk).update(reserved0=a.player, reserved1=b.player)
         row.table = table
+        # A bot entry (a practice event) takes its seat at once; the match starts when
+        # the other player sits (or at once, for two bots).
+        for entry in (a, b):
+            if entry.player.is_bot:
+                match_services.table_sit(table_id=table.pk, player=entry.player)
     row.save()
     log_action(tournament, "paired", pairing=row, slot=row.slot, a=str(a.player), b=str(b.player),
                table=row.table_id)

@@ -1,0 +1,38 @@
+"""A practice event with bots: a bot's entry takes its reserved seat when its pairing is
+made, the bots play through the services, and the bracket advances on their result."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+
+from matches.bots import bot_act, bot_player
+from matches.models import Match, MatchStatus
+from tests.tournaments.conftest import open_pairings
+from tournaments.models import PairingStatus, Tournament
+
+
+@pytest.mark.django_db
+def test_bots_fill_a_bracket_and_play_their_pairing(
+    make_tournament: Callable[..., Tournament],
+) -> None:
+    bots = [bot_player("beginner"), bot_player("advanced")]
+    tournament = make_tournament(bots, start=True)
+    (pairing,) = open_pairings(tournament)
+    assert pairing.table is not None
+    pairing.table.refresh_from_db()
+    assert {pairing.table.seat0_id, pairing.table.seat1_id} == {b.pk for b in bots}
+    match = Match.objects.get(table=pairing.table)
+    assert match.has_bot
+    rng = random.Random(3)
+    for _ in range(2000):
+        match.refresh_from_db()
+        if match.is_finished:
+            break
+        assert bot_act(match_id=match.pk, version=match.version, rng=rng)
+    assert match.status == MatchStatus.FINISHED
+    pairing.refresh_from_db()
+    assert pairing.status == PairingStatus.DECIDED
+    assert pairing.winner_id is not None
