@@ -89,6 +89,7 @@ def board_strings() -> dict[str, str]:
         "notify_turn_title": _("Your turn"),
         "review": _("Review the match"),
         "gammons_off": _("no gammons"),
+        "no_cube": _("no cube"),
         # the board for screen readers and keyboard players
         "light": _("light"),
         "dark": _("dark"),

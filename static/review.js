@@ -56,6 +56,7 @@ function show(i) {
   index = Math.max(0, Math.min(frames.length - 1, i));
   const frame = frames[index];
   board.set({ state: boardState(frame, index), bottom: 0, interactive: false });
+  board.flush();  // a step is the viewer's own input: show it at once
   renderPlayer(1, 'review-top', frame);
   renderPlayer(0, 'review-bottom', frame);
   slider.value = String(index);

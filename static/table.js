@@ -183,7 +183,7 @@ function updateClocks() {
 function rulesText() {
   const r = state.table.rules;
   const parts = [matchTo(words, r.match_length)];
-  parts.push(r.cube ? t('cube') : '—');
+  parts.push(r.cube ? t('cube') : t('no_cube'));
   if (!r.gammons) parts.push(t('gammons_off'));
   return parts.join(' · ');
 }
@@ -346,6 +346,7 @@ function renderAround(first = false) {
   alerts.title(myTurn());
   page.dataset.version = hasMatch() ? state.version : '';
   page.dataset.phase = hasMatch() ? state.phase : 'waiting';
+  page.dataset.connection = connectionKind;  // last: the page is drawn for this connection
 }
 
 let aroundFrame = null;
@@ -482,12 +483,13 @@ function receiveState(next) {
   if (!sameMatch || next.version !== before.version) planForcedPlay();
 }
 
+let connectionKind = 'connecting';
+
 function setConnection({ kind, seconds }) {
   const box = $('conn');
   box.className = `conn ${kind}`;
-  page.dataset.connection = kind;
-  const now = $('reconnect-now');
-  now.hidden = kind !== 'reconnecting';
+  connectionKind = kind;
+  $('reconnect-now').hidden = kind !== 'reconnecting';
   if (kind === 'live') box.textContent = t('live');
   else if (kind === 'connecting') box.textContent = t('connecting');
   else if (kind === 'closed') box.textContent = t('closed');
@@ -497,10 +499,8 @@ function setConnection({ kind, seconds }) {
   if (connected) everLive = true;
   // While away the board is dimmed and takes no moves: what it shows may be out of date.
   $('board-box').classList.toggle('away', !connected && everLive);
-  if (wasConnected !== connected) {
-    render();
-    if (connected) planForcedPlay();
-  }
+  render();
+  if (connected && !wasConnected) planForcedPlay();
 }
 
 const scheme = window.location.protocol === 'https:' ? 'wss:' : 'ws:';

@@ -1,0 +1,200 @@
+"""Moving like on the best sites, in a real browser: a whole game by dragging, a whole game
+by keyboard alone, a forced play made for the player, the tab title on their turn, and
+unconfirmed moves that survive a reload."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from matches.models import Event, LogKind, Match, MatchStatus
+from tests.e2e.helpers import (
+    act,
+    drag,
+    key_to,
+    log_in,
+    open_table,
+    point,
+    seat_two,
+    wait_version,
+)
+from tests.e2e.servers import WebServer
+from tests.e2e.test_live_game import DICE, plan
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture(autouse=True)
+def _scripted_dice(settings: Any) -> None:
+    settings.TAVLA_SCRIPTED_DICE = True  # these matches start here, in the test process
+
+
+def play_the_plan(pages: dict[int, Any], match: Match, move: Any, button: Any) -> None:
+    """Every step of the planned game: ``button(page, action)`` for roll, double and take,
+    ``move(page, source, destination)`` for each move, then ``button(page, "confirm")``."""
+    steps, _final = plan()
+    version = match.version
+    for step in steps:
+        page = pages[step[1]]
+        if step[0] == "play":
+            for source, destination in step[2]:
+                move(page, source, destination)
+            button(page, "confirm")
+        elif step[0] != "forced":  # a forced play the board makes by itself
+            button(page, step[0])
+        version += 1
+        for each in pages.values():
+            wait_version(each, version)
+
+
+def click_button(page: Any, action: str) -> None:
+    page.click(f"#controls button[data-act='{action}']:not([disabled])")
+
+
+def finished(match: Match) -> Match:
+    match.refresh_from_db()
+    assert match.status == MatchStatus.FINISHED and match.winner_id == match.player1_id
+    assert (match.score0, match.score1) == (0, 4)
+    return match
+
+
+def test_a_whole_game_moved_by_dragging(live_server_process: WebServer, browser: Any,
+                                        artifacts: Path) -> None:
+    server = live_server_process
+    match = seat_two(("dana", "dirk"), DICE, match_length=1)
+    pages = {seat: open_table(browser, server, name, match.table_id)
+             for seat, name in enumerate(("dana", "dirk"))}
+    hint = pages[0].text_content("#hint") or ""
+    assert "Drag" in hint and pages[0].is_visible("#hint")  # the one-line hint of the gestures
+
+    def move(page: Any, source: int, destination: int) -> None:
+        drag(page, source, destination)
+
+    # Mid-drag: the checker follows the mouse, the places it may go are shown.
+    box = pages[0].locator(point(24)).bounding_box()
+    pages[0].mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    pages[0].mouse.down()
+    pages[0].mouse.move(box["x"] - 90, box["y"] + 200, steps=4)
+    assert pages[0].locator("#board .checker.ghost").count() == 1
+    assert pages[0].locator("#board .target").count() >= 1
+    pages[0].screenshot(path=str(artifacts / "e2e-drag-in-progress.png"))
+    pages[0].mouse.move(box["x"] + box["width"] / 2, box["y"] + 10, steps=2)
+    pages[0].mouse.up()  # dropped where it came from: nothing moved
+    assert pages[0].locator("#board circle.checker.seat0[data-point='24']").count() == 2
+
+    play_the_plan(pages, match, move, click_button)
+    finished(match)
+    pages[1].wait_for_selector("#panel:not([hidden]) .match-result")
+    pages[1].screenshot(path=str(artifacts / "e2e-drag-final.png"))
+    for page in pages.values():
+        assert page.js_errors == []
+        page.context.close()
+
+
+def test_a_whole_game_with_the_keyboard_alone(live_server_process: WebServer, browser: Any,
+                                              artifacts: Path) -> None:
+    server = live_server_process
+    match = seat_two(("kara", "karl"), DICE, match_length=1)
+    pages = {seat: open_table(browser, server, name, match.table_id)
+             for seat, name in enumerate(("kara", "karl"))}
+    keys = {"roll": "r", "double": "d", "take": "t", "drop": "x", "confirm": "c"}
+
+    def move(page: Any, source: int, destination: int) -> None:
+        key_to(page, source)
+        page.keyboard.press("Enter")
+        if page.locator(f"#board .movable.selected[data-source='{source}']").count() == 0:
+            return  # one keypress bore it off: nothing else it could do
+        key_to(page, destination)
+        page.keyboard.press("Enter")
+
+    def press(page: Any, action: str) -> None:
+        page.wait_for_selector(f"#controls button[data-act='{action}']:not([disabled])")
+        page.keyboard.press(keys[action])
+
+    first = pages[0]
+    first.keyboard.press("b")
+    focus = first.evaluate("getComputedStyle(document.activeElement).stroke")
+    assert focus not in ("none", "")  # the focus is visible on the board
+    label = first.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert "can move" in label
+    first.screenshot(path=str(artifacts / "e2e-keyboard-focus.png"))
+
+    play_the_plan(pages, match, move, press)
+    finished(match)
+    description = pages[0].text_content("#board-description") or ""
+    assert "karl" in description and "Pips" in description
+    for page in pages.values():
+        assert page.js_errors == []
+        page.context.close()
+
+
+def test_a_forced_play_is_made_for_the_player_and_the_title_says_whose_turn(
+        live_server_process: WebServer, browser: Any, artifacts: Path) -> None:
+    server = live_server_process
+    # Opening 1 against 6: nick (seat 1) plays first; mia hits two blots; nick enters both
+    # checkers with his 2-4, the only play there is.
+    match = seat_two(("mia", "nick"), [[1, 6], [1, 5], [2, 4]], cube_enabled=False)
+    act(match.pk, 1, "play", "24/18 8/7")
+    act(match.pk, 0, "play", "8/7* 6/1*")
+    match.refresh_from_db()
+    version = match.version
+
+    mia = open_table(browser, server, "mia", match.table_id)
+    assert not mia.title().startswith("(Your turn)")
+    # nick turned the option off: nothing happens until he turns it back on.
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    context.add_init_script(
+        "localStorage.setItem('tavla:options', JSON.stringify({autoForced: false}))")
+    nick = context.new_page()
+    nick.set_default_timeout(10_000)
+    log_in(nick, server, "nick")
+    nick.goto(f"{server.url}/tables/{match.table_id}/")
+    nick.wait_for_selector("#table-page[data-connection='live']")
+    assert nick.title().startswith("(Your turn)")
+    nick.wait_for_timeout(1500)
+    assert nick.get_attribute("#table-page", "data-version") == str(version)
+    # at 1280x720 the board and the buttons fit: nothing below the window's edge
+    for selector in ("#board", "#controls button[data-act='confirm']", "#player-bottom"):
+        box = nick.locator(selector).bounding_box()
+        assert box is not None and box["y"] + box["height"] <= 720, selector
+    nick.screenshot(path=str(artifacts / "e2e-1280x720.png"))
+
+    nick.click("#options summary")
+    nick.check("#options input[data-option='autoForced']")
+    wait_version(nick, version + 1)
+    wait_version(mia, version + 1)
+    plays = [e.payload["action"]["play"] for e in Event.objects.filter(
+        match=match, kind=LogKind.PLAY).order_by("sequence")]
+    assert "bar/23 bar/21" in plays
+    # now it is mia's turn, and her tab says so
+    mia.wait_for_function("document.title.startsWith('(Your turn)')")
+    nick.wait_for_function("!document.title.startsWith('(Your turn)')")
+    mia.screenshot(path=str(artifacts / "e2e-your-turn.png"))
+    for page in (mia, nick):
+        page.context.close()
+
+
+def test_unconfirmed_moves_survive_a_reload(live_server_process: WebServer,
+                                            browser: Any) -> None:
+    server = live_server_process
+    match = seat_two(("olga", "otto"), [[3, 1]])
+    page = open_table(browser, server, "olga", match.table_id)
+    mine = "#board circle.checker.seat0[data-point='{}']"
+    page.click(point(8))
+    page.click(point(5))
+    assert page.locator(mine.format(5)).count() == 1
+    page.reload()
+    page.wait_for_selector("#table-page[data-connection='live']")
+    assert page.locator(mine.format(5)).count() == 1 and page.locator(mine.format(8)).count() == 2
+    page.click(point(6))
+    page.click(point(5))
+    page.click("#controls button[data-act='confirm']:not([disabled])")
+    wait_version(page, match.version + 1)
+    # a new version: nothing is restored any more
+    page.reload()
+    page.wait_for_selector("#table-page[data-connection='live']")
+    assert page.locator(mine.format(5)).count() == 2
+    assert page.js_errors == []
+    page.context.close()
