@@ -146,3 +146,19 @@ def test_bots_play_on_a_real_worker_and_the_analysis_follows(settings: Any) -> N
         assert analysis.decisions and analysis.seconds is not None
     finally:
         worker.stop()
+
+
+@pytest.mark.django_db
+def test_a_players_page_shows_their_pr_per_match_and_over_time(client: Client) -> None:
+    first = _play_out(_bot_match(length=1), seed=1)
+    second = _play_out(_bot_match(length=1), seed=2)
+    for match in (first, second):
+        analysis_run(match.pk)
+    player = first.player0
+    html = client.get(f"/players/{player.pk}/").content.decode()
+    assert 'id="player-pr"' in html
+    assert html.count('class="pr-row"') == 2
+    assert f'data-match="{first.pk}"' in html and f'data-match="{second.pk}"' in html
+    assert "<svg" in html.split('id="player-pr"')[1]
+    prs = [MatchAnalysis.objects.get(match=m).players[0]["pr"] for m in (first, second)]
+    assert f"{(prs[0] + prs[1]) / 2:.2f}" in html
