@@ -2,7 +2,8 @@
 :mod:`tournaments.services` and :mod:`tournaments.selectors`.
 
 - ``GET /api/tournaments/`` and ``GET /api/tournaments/<id>/``
-- ``GET .../<id>/entries/``, ``GET .../<id>/standings/``, ``GET .../<id>/bracket/``
+- ``GET .../<id>/entries/``, ``GET .../<id>/standings/``, ``GET .../<id>/bracket/``,
+  ``GET .../<id>/placings/`` (places 1 to 4 of main, consolation and last chance)
 - ``POST .../<id>/register/``, ``.../<id>/withdraw/``, ``.../<id>/check-in/`` (logged in)
 - ``POST .../<id>/pairings/<pairing id>/report/`` with ``winner`` (entry id) and optional
   ``winner_points`` and ``loser_points``; ``.../confirm/``; ``.../reject/`` (over the board)
@@ -63,6 +64,22 @@ class StandingSerializer(EntrySerializer):
     tiebreaks = serializers.DictField(child=serializers.IntegerField())
 
 
+class DivisionSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    order = serializers.IntegerField()
+    eligibility = serializers.ChoiceField(choices=["open", "rating", "experience", "assigned"])
+    eligibility_text = serializers.CharField()
+    min_rating = serializers.FloatField(allow_null=True)
+    max_rating = serializers.FloatField(allow_null=True)
+    min_experience = serializers.IntegerField(allow_null=True)
+    max_experience = serializers.IntegerField(allow_null=True)
+    format = serializers.CharField()
+    status = serializers.CharField()
+    entries = serializers.IntegerField()
+    url = serializers.CharField()
+
+
 class TournamentSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
@@ -81,6 +98,23 @@ class TournamentSerializer(serializers.Serializer[Any]):
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
     url = serializers.CharField()
+    event = serializers.IntegerField(allow_null=True,
+                                     help_text="For a division: the event it belongs to.")
+    division = DivisionSerializer(allow_null=True)
+    divisions = DivisionSerializer(many=True, help_text="For an event: its divisions.")
+    placings = serializers.ListField(
+        child=serializers.DictField(), required=False,
+        help_text="One tournament only: places 1 to 4 of each flight (see placings/).")
+
+
+class PlaceSerializer(EntrySerializer):
+    place = serializers.IntegerField()
+
+
+class PlacingsSerializer(serializers.Serializer[Any]):
+    flight = serializers.ChoiceField(choices=["main", "consolation", "last_chance"])
+    label = serializers.CharField()  # type: ignore[assignment]  # the field is named label
+    places = PlaceSerializer(many=True)
 
 
 class ReportSerializer(serializers.Serializer[Any]):
@@ -107,13 +141,26 @@ class TournamentViewSet(viewsets.GenericViewSet[Tournament]):
         return Response([selectors.tournament_dict(t) for t in self.get_queryset()])
 
     def retrieve(self, request: Request, pk: Any = None) -> Response:
-        return Response(selectors.tournament_dict(self._tournament(pk)))
+        tournament = self._tournament(pk)
+        return Response({**selectors.tournament_dict(tournament),
+                         "placings": selectors.placings(tournament)})
 
     @extend_schema(responses=EntrySerializer(many=True))
     @action(detail=True, methods=["get"])
     def entries(self, request: Request, pk: Any = None) -> Response:
         tournament = self._tournament(pk)
-        return Response([selectors.entry_dict(e) for e in selectors.entries_of(tournament)])
+        entries = [selectors.entry_dict(e) for e in selectors.entries_of(tournament)]
+        for division in tournament.divisions.order_by("division_order", "pk"):
+            # An event lists its divisions' entries too, each saying which division.
+            entries += [{**selectors.entry_dict(e), "division": division.name}
+                        for e in selectors.entries_of(division)]
+        return Response(entries)
+
+    @extend_schema(responses=PlacingsSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def placings(self, request: Request, pk: Any = None) -> Response:
+        """Places 1 to 4 of each flight (main, consolation, last chance) once settled."""
+        return Response(selectors.placings(self._tournament(pk)))
 
     @extend_schema(responses=StandingSerializer(many=True))
     @action(detail=True, methods=["get"])

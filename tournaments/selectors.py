@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy
 from matches.models import Match, MatchStatus, Player
 from tournaments import formats
 from tournaments.models import (
+    Eligibility,
     Entry,
     EntryStatus,
     Pairing,
@@ -169,7 +170,7 @@ def standings(tournament: Tournament) -> list[dict[str, Any]]:
     """One line per entrant, best first, with the format's tiebreaks. Before the draw: the
     entries in registration order, unranked."""
     entries = {entry.pk: entry for entry in entries_of(tournament)}
-    if not tournament.has_started:
+    if not tournament.has_started or not seeded_entry_ids(tournament):
         return [
             {**entry_dict(entry), "rank": None, "wins": 0, "losses": 0, "byes": 0,
              "tiebreaks": {}}
@@ -343,8 +344,8 @@ def placings(tournament: Tournament) -> list[dict[str, Any]]:
     """Places 1 to 4 of each flight (main, consolation, last chance) whose matches are all
     decided, as the format settles them: ``[{"flight", "label", "places": [{"place",
     **entry}]}]``. Empty before the draw."""
-    if not tournament.has_started:
-        return []
+    if not tournament.has_started or not seeded_entry_ids(tournament):
+        return []  # not started, or an event whose divisions hold the draws
     lines = format_of(tournament).placings(format_state(tournament))
     entries = {e.pk: e for e in entries_of(tournament).filter(pk__in=[p.entrant for p in lines])}
     flights: dict[str, list[dict[str, Any]]] = {}
@@ -376,4 +377,56 @@ def tournament_dict(tournament: Tournament) -> dict[str, Any]:
         "started_at": tournament.started_at.isoformat() if tournament.started_at else None,
         "finished_at": tournament.finished_at.isoformat() if tournament.finished_at else None,
         "url": reverse("tournaments:detail", args=[tournament.pk]),
+        "event": tournament.event_id,
+        "division": division_dict(tournament) if tournament.event_id else None,
+        "divisions": [division_dict(d) for d in
+                      tournament.divisions.order_by("division_order", "pk")],
     }
+
+
+def eligibility_text(division: Tournament) -> str:
+    """Who may play in a division, in words: "rating 1500 to under 1700", "anyone"..."""
+    def span(low: float | None, high: float | None, unit: str) -> str:
+        if low is not None and high is not None:
+            return _("%(unit)s %(low)s to under %(high)s") % {"unit": unit, "low": f"{low:g}",
+                                                               "high": f"{high:g}"}
+        if low is not None:
+            return _("%(unit)s %(low)s or more") % {"unit": unit, "low": f"{low:g}"}
+        if high is not None:
+            return _("%(unit)s under %(high)s") % {"unit": unit, "high": f"{high:g}"}
+        return _("anyone")
+
+    if division.eligibility == Eligibility.RATING:
+        return span(division.min_rating, division.max_rating, _("rating"))
+    if division.eligibility == Eligibility.EXPERIENCE:
+        return span(division.min_experience, division.max_experience, _("experience"))
+    if division.eligibility == Eligibility.ASSIGNED:
+        return _("players the director assigns")
+    return _("anyone")
+
+
+def division_dict(division: Tournament) -> dict[str, Any]:
+    return {
+        "id": division.pk,
+        "name": division.name,
+        "order": division.division_order,
+        "eligibility": division.eligibility,
+        "eligibility_text": eligibility_text(division),
+        "min_rating": division.min_rating,
+        "max_rating": division.max_rating,
+        "min_experience": division.min_experience,
+        "max_experience": division.max_experience,
+        "format": division.format,
+        "status": TournamentStatus(division.status).name.lower(),
+        "entries": division.entries.filter(status=EntryStatus.ACTIVE).count(),
+        "url": reverse("tournaments:detail", args=[division.pk]),
+    }
+
+
+def division_of_player(event: Tournament, player: Player | None) -> Tournament | None:
+    """The division of ``event`` the player is in (None: in none, or waiting to be assigned)."""
+    if player is None:
+        return None
+    entry = (Entry.objects.filter(tournament__event=event, player=player)
+             .exclude(status=EntryStatus.WITHDRAWN).select_related("tournament").first())
+    return entry.tournament if entry is not None else None

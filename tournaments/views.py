@@ -37,6 +37,11 @@ def live_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]
     """What the live part of the page shows; the same for the first render and refetches."""
     viewer = _viewer(request)
     entry = selectors.entry_of(tournament, viewer)
+    divisions = [selectors.division_dict(d)
+                 for d in tournament.divisions.order_by("division_order", "pk")]
+    my_division = selectors.division_of_player(tournament, viewer) if divisions else None
+    if my_division is not None:
+        entry = selectors.entry_of(my_division, viewer)
     my_pairings = list(selectors.open_pairings_of(tournament, viewer)) if viewer else []
     live = selectors.live_matches(tournament) if my_pairings else {}
     return {
@@ -44,6 +49,10 @@ def live_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]
         "bracket": selectors.bracket(tournament) if tournament.has_started else None,
         "standings": selectors.standings(tournament),
         "placings": selectors.placings(tournament),
+        "divisions": divisions,
+        "my_division": my_division,
+        "event": tournament.event,
+        "eligibility": selectors.eligibility_text(tournament) if tournament.event_id else "",
         "money": treasury.money_summary(tournament)
         if request.user.is_staff or selectors.can_direct(request.user, tournament) else None,
         "entries": [selectors.entry_dict(e) for e in selectors.entries_of(tournament)],

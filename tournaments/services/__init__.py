@@ -15,7 +15,8 @@ open pages after commit. The package, along its seams:
 - :mod:`~tournaments.services.no_shows` — players who do not sit down in time;
 - :mod:`~tournaments.services.withdrawals` — withdrawals and disqualifications;
 - :mod:`~tournaments.services.room` — table numbers, round start times, late entries;
-- :mod:`~tournaments.services.money` — paid marks and side pools (bookkeeping only).
+- :mod:`~tournaments.services.money` — paid marks and side pools (bookkeeping only);
+- :mod:`~tournaments.services.divisions` — an event's divisions: placing players, starting.
 
 Lock order, everywhere: match → table → tournament (the match-play finisher holds the match
 and tells us through ``match_finished``). A service here that must end a live match (a
@@ -35,6 +36,7 @@ The rules, as a director reads them, are in ``docs/tournaments.md`` and on the s
 """
 
 from tournaments.services.common import TournamentError
+from tournaments.services.divisions import division_assign
 from tournaments.services.lifecycle import (
     entry_check_in,
     entry_register,
@@ -63,6 +65,7 @@ from tournaments.services.withdrawals import entry_reinstate, entry_withdraw, pl
 
 __all__ = [
     "TournamentError",
+    "division_assign",
     "entry_check_in",
     "entry_register",
     "entry_register_late",

@@ -241,6 +241,10 @@ def finish_if_done(tournament: Tournament, fmt: formats.Format, *, actor: Any) -
                 if champion_id is not None else None)
     log_action(tournament, "finished", actor=actor,
                champion=str(champion.player) if champion else None)
+    if tournament.event_id is not None:
+        from tournaments.services.divisions import event_finish_if_done
+
+        event_finish_if_done(tournament.event_id)
 
 
 def close_table(row: Pairing) -> None:

@@ -27,6 +27,7 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.selectors import can_direct
+from tournaments.services import divisions
 from tournaments.services.bracket import advance, settle
 from tournaments.services.common import (
     TournamentError,
@@ -114,6 +115,10 @@ def entry_withdraw(*, entry_id: int, actor: Any = None, reason: str = "",
 def player_withdraw(*, tournament_id: int, player: Player, reason: str = "") -> Entry:
     """A player withdraws themselves (site or API)."""
     entry = Entry.objects.filter(tournament_id=tournament_id, player=player).first()
+    if entry is None or entry.status == EntryStatus.WITHDRAWN:  # an event: their division's
+        event = Tournament.objects.filter(pk=tournament_id).first()
+        in_event = divisions.entry_in_event(event, player) if event is not None else None
+        entry = in_event or entry
     if entry is None:
         raise TournamentError("not_registered", "You are not registered.")
     return entry_withdraw(entry_id=entry.pk, actor=player.user, reason=reason or "withdrew")
