@@ -3,7 +3,7 @@
 
 import { createBoard } from './board/board.js';
 import { makeWords } from './board/words.js';
-import { embedded, html } from './board/dom.js';
+import { embedded, html, onPortrait } from './board/dom.js';
 import { eventNodes, gameHeading, resultNodes } from './table/record.js';
 
 const root = document.getElementById('review');
@@ -16,6 +16,7 @@ const slider = $('review-slider');
 let index = 0;
 
 const board = createBoard($('board'), { words });
+onPortrait((upright) => { board.set({ portrait: upright }); board.flush(); });
 
 /** Frame `i` in the shape of a live state, for the board component. */
 function boardState(frame, i) {

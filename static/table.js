@@ -5,7 +5,7 @@
 
 import { createBoard } from './board/board.js';
 import { makeWords } from './board/words.js';
-import { embedded, fmtNodes, html } from './board/dom.js';
+import { embedded, fmtNodes, html, onPortrait } from './board/dom.js';
 import { Connection } from './table/connection.js';
 import {
   diceNode, eventNodes, gameHeading, matchResultNodes, matchTo, pointsText, resultNodes,
@@ -62,6 +62,7 @@ const board = createBoard($('board'), {
   },
   onKey: (event) => shortcut(event),
 });
+onPortrait((upright) => board.set({ portrait: upright }));
 
 /** Unconfirmed moves survive a reload while the state's version is unchanged. */
 const partialKey = () => `tavla:partial:${state.match_id}`;

@@ -7,7 +7,9 @@
 // protocol's `state` message (docs/protocol.md); a state without `board` shows the start.
 // Redraws are batched to the next animation frame; a player's own input redraws at once.
 
-import { BAR, OFF, flipPoint, neighbour, pointAt } from './geometry.js';
+import {
+  BAR, HEIGHT, OFF, WIDTH, flipPoint, neighbour, pointAt, screenKey,
+} from './geometry.js';
 import {
   afterMoves, completePlay, destinations, diceLeft, diceList, forcedPlay, isPrefix, longestStep,
   mirror, oneClickMove, playOrders, sides, sources,
@@ -47,10 +49,24 @@ export function createBoard(svg, options = {}) {
 
   svg.replaceChildren();
   svg.classList.add('tavla-board');
-  drawFrame(el(svg, 'g', { class: 'fixed' }), words.num);
-  const layer = el(svg, 'g', { class: 'position' });
-  const hits = drawHitAreas(el(svg, 'g', { class: 'hit-areas' }));
-  const ghostLayer = el(svg, 'g', { class: 'drag-layer' });
+  // Everything is drawn in board coordinates inside one group; on a phone held upright the
+  // group is turned a quarter (portrait), so the points are wide enough to touch.
+  const root = el(svg, 'g', { class: 'board-root' });
+  drawFrame(el(root, 'g', { class: 'fixed' }), words.num);
+  const layer = el(root, 'g', { class: 'position' });
+  const hits = drawHitAreas(el(root, 'g', { class: 'hit-areas' }));
+  const ghostLayer = el(root, 'g', { class: 'drag-layer' });
+  let portrait = null;
+
+  function orient(upright) {
+    if (upright === portrait) return;
+    portrait = upright;
+    svg.setAttribute('viewBox', upright ? `0 0 ${HEIGHT} ${WIDTH}` : `0 0 ${WIDTH} ${HEIGHT}`);
+    if (upright) root.setAttribute('transform', `translate(${HEIGHT} 0) rotate(90)`);
+    else root.removeAttribute('transform');
+    svg.classList.toggle('portrait', upright);
+  }
+  orient(!!options.portrait);
 
   const state = () => config.state;
   const mySeat = () => {
@@ -219,7 +235,7 @@ export function createBoard(svg, options = {}) {
     const area = event.target.closest ? event.target.closest('rect.hit') : null;
     if (area && event.key.startsWith('Arrow')) {
       const here = [...hits].find(([, a]) => a === area)[0];
-      const next = neighbour(here, event.key);
+      const next = neighbour(here, screenKey(event.key, portrait));
       focused = next;
       for (const [p, a] of hits) a.setAttribute('tabindex', p === next ? '0' : '-1');
       hits.get(next).focus();
@@ -247,7 +263,7 @@ export function createBoard(svg, options = {}) {
   svg.addEventListener('keydown', onKeyDown);
   svg.addEventListener('focusin', onFocusIn);
 
-  const detachDrag = attachDrag(svg, {
+  const detachDrag = attachDrag(svg, root, {
     canStart(target) {
       if (!moving()) return null;
       const p = pointOf(target);
@@ -281,6 +297,7 @@ export function createBoard(svg, options = {}) {
   return {
     /** Show a new state and/or change options; a new match or version starts a new turn. */
     set(next) {
+      if ('portrait' in next) orient(!!next.portrait);
       Object.assign(config, next);
       const s = state();
       const key = s ? `${s.match_id}:${s.version}:${mySeat()}` : null;

@@ -29,3 +29,11 @@ export function embedded(id) {
   const node = document.getElementById(id);
   return node ? JSON.parse(node.textContent) : null;
 }
+
+/** Call `callback(upright)` now and whenever the window turns between a narrow upright
+ *  screen (a phone held upright: the board is drawn turned a quarter) and anything else. */
+export function onPortrait(callback) {
+  const query = window.matchMedia('(max-width: 40rem) and (orientation: portrait)');
+  callback(query.matches);
+  query.addEventListener('change', () => callback(query.matches));
+}

@@ -3,20 +3,22 @@
 
 const THRESHOLD = 6;  // CSS pixels before a press becomes a drag
 
-/** Board coordinates (the viewBox's) of a pointer event. */
-function toBoard(svg, event) {
-  const matrix = svg.getScreenCTM();
+/** Board coordinates of a pointer event: those of the group the board is drawn in, whatever
+ *  the group's turn on the screen. */
+function toBoard(group, event) {
+  const matrix = group.getScreenCTM();
   if (!matrix) return { x: 0, y: 0 };
   const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
   return { x: point.x, y: point.y };
 }
 
 /**
+ * Presses on `svg` start drags; positions are read in `group`'s coordinates.
  * `handlers.canStart(target)` -> the point to drag from, or null; `start(from)` -> the ghost
  * element to move; `drop(from, x, y)` with board coordinates; `cancel()`.
  * Returns a function that detaches the listeners.
  */
-export function attachDrag(svg, handlers) {
+export function attachDrag(svg, group, handlers) {
   let press = null;  // {id, from, x0, y0, ghost}
 
   function move(event) {
@@ -25,7 +27,7 @@ export function attachDrag(svg, handlers) {
       if (Math.hypot(event.clientX - press.x0, event.clientY - press.y0) < THRESHOLD) return;
       press.ghost = handlers.start(press.from);
     }
-    const { x, y } = toBoard(svg, event);
+    const { x, y } = toBoard(group, event);
     press.ghost.setAttribute('cx', x);
     press.ghost.setAttribute('cy', y);
     event.preventDefault();
@@ -39,7 +41,7 @@ export function attachDrag(svg, handlers) {
     window.removeEventListener('pointerup', up);
     window.removeEventListener('pointercancel', cancel);
     if (!ghost) return;  // a click or a tap: the click handler takes it
-    const { x, y } = toBoard(svg, event);
+    const { x, y } = toBoard(group, event);
     handlers.drop(from, x, y);
   }
 

@@ -35,7 +35,7 @@ export function drawFrame(parent, num) {
       class: `point ${p % 2 ? 'odd' : 'even'}`,
       'data-point-shape': p,
     });
-    el(parent, 'text', { x, y: top ? 15 : 697, class: 'point-number' }, num(p));
+    el(parent, 'text', { x, y: top ? 15 : 697, class: `point-number ${top ? 'high' : 'low'}` }, num(p));
   }
 }
 

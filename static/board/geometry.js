@@ -98,3 +98,10 @@ export function neighbour(p, key) {
 export function flipPoint(p) {
   return p === BAR || p === OFF ? p : 25 - p;
 }
+
+/** The board's arrow for a screen arrow: on a board turned a quarter clockwise (portrait)
+ *  the screen's right is the board's up, and its down the board's right. */
+export function screenKey(key, portrait) {
+  if (!portrait) return key;
+  return { ArrowRight: 'ArrowUp', ArrowLeft: 'ArrowDown', ArrowDown: 'ArrowRight', ArrowUp: 'ArrowLeft' }[key] || key;
+}

@@ -234,9 +234,28 @@ def test_the_board_fits_a_phone(live_server_process: WebServer, browser: Any,
         page.wait_for_selector("#table-page[data-connection='live']")
         box = page.locator("#board").bounding_box()
         assert box is not None and box["width"] <= ARGS_PHONE["width"] and box["width"] > 300
+        # held upright, the board is turned a quarter: taller than wide
+        assert box["height"] > box["width"]
         # a tap picks up a checker and shows where it can go
         page.tap(point(8))
         assert page.locator("#board .target").count() >= 2
+        # every target a finger may need is at least 32 CSS pixels each way
+        targets = page.evaluate("""[...document.querySelectorAll(
+            '#board rect.hit, #controls button:not([hidden]), #options summary')]
+            .map((e) => { const r = e.getBoundingClientRect();
+                          const name = e.dataset.point || e.dataset.act || e.tagName;
+                          return [name, r.width, r.height]; })""")
+        assert len(targets) >= 26
+        small = [t for t in targets if min(t[1], t[2]) < 32]
+        assert small == []
+        # nothing cut off: the board and the buttons are inside the screen
+        page.screenshot(path=str(artifacts / f"e2e-{name}.png"), full_page=True)
+        for selector in ("#board", "#controls button[data-act='confirm']"):
+            edge = page.locator(selector).bounding_box()
+            assert edge is not None and edge["x"] >= 0
+            assert edge["x"] + edge["width"] <= ARGS_PHONE["width"]
+            assert edge["y"] + edge["height"] <= ARGS_PHONE["height"], selector
+        assert page.evaluate("document.documentElement.scrollWidth") <= ARGS_PHONE["width"]
         page.screenshot(path=str(artifacts / f"e2e-{name}.png"), full_page=True)
         context.close()
 

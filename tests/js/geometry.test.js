@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import {
-  BAR, BAR_CX, HEIGHT, MID_Y, OFF, TRAY_W, TRAY_X, flipPoint, isTop, neighbour, pointAt, pointX, stackY,
+  BAR, BAR_CX, HEIGHT, MID_Y, OFF, TRAY_W, TRAY_X, flipPoint, isTop, neighbour, pointAt, pointX,
+  screenKey, stackY,
 } from '../../static/board/geometry.js';
 
 test('the bottom player home board is bottom right, their 24 point top right', () => {
@@ -66,4 +67,16 @@ test('flipPoint swaps the two numberings and keeps the bar and the tray', () => 
   assert.equal(flipPoint(13), 12);
   assert.equal(flipPoint(BAR), BAR);
   assert.equal(flipPoint(OFF), OFF);
+});
+
+test('on a board turned a quarter (portrait) the arrows follow the screen', () => {
+  assert.equal(screenKey('ArrowLeft', false), 'ArrowLeft');
+  // the bottom player's side is on the left, the top row on the right
+  assert.equal(neighbour(1, screenKey('ArrowRight', true)), 24);
+  assert.equal(neighbour(24, screenKey('ArrowLeft', true)), 1);
+  // down the screen is along the board from 12 towards 1 and the tray
+  assert.equal(neighbour(2, screenKey('ArrowDown', true)), 1);
+  assert.equal(neighbour(1, screenKey('ArrowDown', true)), OFF);
+  assert.equal(neighbour(1, screenKey('ArrowUp', true)), 2);
+  assert.equal(screenKey('Enter', true), 'Enter');
 });
