@@ -37,6 +37,7 @@ MAX_DIFFERENCE_GNUBG = 6.0
 MAX_MEDIAN_RELATIVE_RANDOM = 0.08
 MAX_RELATIVE_RANDOM = 0.6
 TIE = 1e-5
+PROCESSES = 10
 
 # Runs inside gnubg 1.07: analyse the match at 0-ply; for each checker play its position,
 # dice, the position after gnubg's best play; and each player's error rate.
@@ -45,8 +46,7 @@ import gnubg
 for command in ("set player 0 human", "set player 1 human", "set display off",
                 "set analysis chequerplay evaluation plies 0",
                 "set analysis cubedecision evaluation plies 0",
-                "set analysis luck evaluation plies 0",
-                "import mat " + PAYLOAD, "analyse match"):
+                "set analysis luck evaluation plies 0"):
     gnubg.command(command)
 
 def after(position_id, pairs):
@@ -61,26 +61,32 @@ def after(position_id, pairs):
                 opponent[24] += 1
     return gnubg.positionid((tuple(opponent), tuple(mover)))
 
-match = gnubg.match(analysis=1, boards=1, statistics=1, verbose=0)
-plays = []
-for number, game in enumerate(match["games"], start=1):
-    for action in game["game"]:
-        analysis = action.get("analysis") or {}
-        moves = analysis.get("moves") or []
-        if action.get("action") != "move" or len(moves) < 2:
-            continue
-        scores = {}
-        for entry in moves:
-            scores.setdefault(after(action["board"], entry["move"]), entry["score"])
-        plays.append([number, action["board"], sorted(action["dice"]),
-                      after(action["board"], moves[0]["move"]), moves[0]["score"], scores])
-rates = []
-for side in ("X", "O"):  # gnubg calls the left column (player 0) X
-    stats = match["stats"][side]
-    decisions = stats["moves"]["unforced-moves"] + stats["cube"]["close-cube"]
-    error = stats["moves"]["error-skill"] + stats["cube"]["error-skill"]
-    rates.append(1000.0 * error / decisions if decisions else 0.0)
-emit({"plays": plays, "rates": rates})
+def analyse(path):
+    gnubg.command("import mat " + path)
+    gnubg.command("analyse match")
+    match = gnubg.match(analysis=1, boards=1, statistics=1, verbose=0)
+    plays = []
+    for number, game in enumerate(match["games"], start=1):
+        for action in game["game"]:
+            analysis = action.get("analysis") or {}
+            moves = analysis.get("moves") or []
+            if action.get("action") != "move" or len(moves) < 2:
+                continue
+            scores = {}
+            for entry in moves:
+                scores.setdefault(after(action["board"], entry["move"]), entry["score"])
+            plays.append([number, action["board"], sorted(action["dice"]),
+                          after(action["board"], moves[0]["move"]), moves[0]["score"],
+                          scores])
+    rates = []
+    for side in ("X", "O"):  # gnubg calls the left column (player 0) X
+        stats = match["stats"][side]
+        decisions = stats["moves"]["unforced-moves"] + stats["cube"]["close-cube"]
+        error = stats["moves"]["error-skill"] + stats["cube"]["error-skill"]
+        rates.append(1000.0 * error / decisions if decisions else 0.0)
+    return {"plays": plays, "rates": rates}
+
+emit([analyse(path) for path in PAYLOAD])
 """
 
 
@@ -113,8 +119,12 @@ def _ours(path: Path) -> dict[str, Any]:
 def test_best_moves_and_error_rates_agree_with_gnubg_1_07(tmp_path: Path) -> None:
     files = _corpus(tmp_path)
     assert len(files) >= 20
-    references = run_gnubg_scripts(REFERENCE_SCRIPT, [str(path) for path in files],
-                                   timeout=600)
+    # A few gnubg processes, each analysing a share of the files in turn.
+    shares = [[str(path) for path in files[i::PROCESSES]] for i in range(PROCESSES)]
+    answers = run_gnubg_scripts(REFERENCE_SCRIPT, shares, timeout=600)
+    by_path = {path: answer for share, done in zip(shares, answers, strict=True)
+               for path, answer in zip(share, done, strict=True)}
+    references = [by_path[str(path)] for path in files]
     agree = total = 0
     gnubg_differences: list[float] = []
     random_relative: list[float] = []

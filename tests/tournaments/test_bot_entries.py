@@ -36,3 +36,21 @@ def test_bots_fill_a_bracket_and_play_their_pairing(
     pairing.refresh_from_db()
     assert pairing.status == PairingStatus.DECIDED
     assert pairing.winner_id is not None
+
+
+@pytest.mark.django_db
+def test_make_bots_creates_one_bot_player_per_strength() -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from matches.models import Player
+
+    out = StringIO()
+    call_command("make_bots", stdout=out)
+    call_command("make_bots", stdout=StringIO())  # twice: nothing more
+    bots = Player.objects.filter(is_bot=True)
+    assert sorted(bots.values_list("bot_strength", flat=True)) == sorted(
+        ["beginner", "intermediate", "advanced", "world_class"])
+    assert all(not bot.user.has_usable_password() for bot in bots)
+    assert "GNU Backgammon (World class)" in out.getvalue()
