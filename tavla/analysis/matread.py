@@ -30,7 +30,7 @@ _ACTION: Final = re.compile(
     r"|(?P<double>(?:Doubles|Redoubles)\s*=>\s*(?P<value>\d+))"
     r"|(?P<take>Takes|Accepts)"
     r"|(?P<drop>Drops|Passes|Rejects)"
-    r"|(?P<wins>Wins\s+(?P<points>\d+)\s+points?)",
+    r"|(?P<wins>Wins\s+(?P<points>\d+)\s+points?(?:\s+and\s+the\s+match)?)",
     re.IGNORECASE,
 )
 _HEADER: Final = re.compile(r'^;\s*\[(\w[\w ]*?)\s+"(.*)"\]\s*$')

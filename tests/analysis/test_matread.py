@@ -59,3 +59,16 @@ def test_a_bad_file_names_the_line(text: str, line: int, words: str) -> None:
     assert caught.value.line == line
     assert words in str(caught.value)
     assert str(caught.value).startswith(f"line {line}:")
+
+
+def test_reads_other_programs_spellings() -> None:
+    """XG and FIBS write "Wins 1 point and the match", bar and off as words, repeats."""
+    text = (" 1 point match\n\n Game 1\n Ann : 0                      Bo : 0\n"
+            "  1) 31: 8/5 6/5                 66: 24/18(2) 13/7(2)\n"
+            "  2) 43: 13/9 13/10              Doubles => 2\n"
+            "  3)  Drops\n"
+            "                                  Wins 1 point and the match\n")
+    record = read_mat(text)
+    turns = record.games[0].turns
+    assert [turn.kind for turn in turns] == ["play", "play", "play", "double", "drop", "wins"]
+    assert turns[1].play == "24/18(2) 13/7(2)" and turns[-1].points == 1
