@@ -7,9 +7,9 @@ a client's check; a late move flags under the lock it already holds, in
 player on turn is a column with an index (``Match.deadline``), and the beat sends
 :func:`sweep_expired_clocks` to a queue and worker pool of its own (``tavla.queues``) every
 ``TAVLA_CLOCK_SWEEP_SECONDS``. Sweeps carry no expiry, so none is dropped while a backlog
-drains; a queued sweep that finds another started less than half an interval ago does
-nothing (that one saw everything due), so after an outage the backlog drains at once and
-the first sweep flags every overdue match. Each sweep leaves its time and findings in Redis
+drains; a sweep with a newer one queued behind it does nothing (that one will see all it
+would), so after an outage the backlog drains at once and the last sweep flags every
+overdue match. Each sweep leaves its time and findings in Redis
 for ``/healthz`` (:func:`last_sweep`).
 
 Imports go one way: tasks and consumers → clocks → services → presence.
@@ -44,14 +44,17 @@ from django.utils import timezone
 from matches import presence, services
 from matches.models import Event, LogKind, Match, MatchStatus, Player
 from matches.state import load_state
+from tavla.queues import CLOCK_QUEUE
 from tavla.redis_client import redis_client
 
 logger = logging.getLogger(__name__)
 
 GRACE_FORFEIT_REASON: Final = "disconnected past grace"
-# How far back the sweep looks for flags of absent players (beyond any sensible grace).
-GRACE_LOOKBACK: Final = timedelta(days=1)
-SWEEP_TOKEN_KEY: Final = "tavla:clock:sweep-token"
+# How far back the sweep looks for flags of absent players (beyond any sensible grace),
+# and for how long after a grace period ended it still checks (an outage of the clock
+# workers, presence unknown for a while): bounded work per sweep.
+GRACE_LOOKBACK: Final = timedelta(hours=1)
+GRACE_RECHECK_SECONDS: Final = 300.0
 LAST_SWEEP_KEY: Final = "tavla:clock:last-sweep"
 
 
@@ -190,7 +193,9 @@ def sweep_expired_clocks(*, now: datetime | None = None) -> SweepResult:
             logger.exception("sweep could not flag match %s", match_id)
     done: set[int] = set()
     for flag in absent_flags(checked_at):
-        if flag.match_id in done or checked_at.timestamp() < flag.grace_ends:
+        if flag.match_id in done or not (
+                flag.grace_ends <= checked_at.timestamp() <= flag.grace_ends
+                + GRACE_RECHECK_SECONDS):
             continue
         try:
             if came_back(flag) is False and forfeit_if_absent(flag=flag, now=now):
@@ -201,14 +206,16 @@ def sweep_expired_clocks(*, now: datetime | None = None) -> SweepResult:
     return result
 
 
-def sweep_unless_just_swept() -> SweepResult | None:
-    """The beat's sweep. Does nothing (returns None) when another sweep started less than
-    half an interval ago: that one saw every deadline due when this one was sent, so a
-    backlog of queued sweeps costs one Redis command each. Records what it did for
-    :func:`last_sweep`, and keeps the presence store's epoch (so a Redis flush is seen)."""
+def sweep_unless_newer_queued() -> SweepResult | None:
+    """The beat's sweep. Does nothing (returns None) while a newer sweep waits on the clock
+    queue behind this one: that one will see every deadline this one would, so a backlog of
+    queued sweeps (after an outage, or while sweeps run slower than beat sends them) costs
+    one Redis command each, and no sweep is ever dropped unrun for being old. Records what
+    it did for :func:`last_sweep`, and keeps the presence store's epoch (so a Redis flush
+    is seen)."""
     client = redis_client()
-    hold_ms = max(1, int(sweep_interval() * 500))
-    if not client.set(SWEEP_TOKEN_KEY, "1", nx=True, px=hold_ms):
+    # The Redis broker keeps the queue as a list named after it; beat sends nothing else.
+    if client.llen(CLOCK_QUEUE):
         return None
     started = time.time()
     presence.keep_epoch(now=started)

@@ -18,9 +18,9 @@ from matches import clocks
 @shared_task(name="matches.sweep_expired_clocks", ignore_result=True)
 def sweep_expired_clocks() -> dict[str, Any]:
     """Flag every match whose deadline has passed and forfeit the matches of players who
-    flagged while disconnected and stayed away past the grace period; nothing when another
-    sweep has just run (``{"skipped": True}``)."""
-    result = clocks.sweep_unless_just_swept()
+    flagged while disconnected and stayed away past the grace period; nothing when a newer
+    sweep is queued behind this one (``{"skipped": True}``)."""
+    result = clocks.sweep_unless_newer_queued()
     if result is None:
         return {"skipped": True}
     return {"flagged": result.flagged, "forfeited": result.forfeited}
