@@ -7,9 +7,10 @@ import { createBoard } from './board/board.js';
 import { makeWords } from './board/words.js';
 import { embedded, fmtNodes, html, onPortrait } from './board/dom.js';
 import { Connection } from './table/connection.js';
+import { diceNode, matchResultNodes, pointsText, resultNodes } from './table/record.js';
 import {
-  diceNode, eventNodes, gameHeading, matchResultNodes, matchTo, pointsText, resultNodes,
-} from './table/record.js';
+  clockNow, clockText, renderMoves, renderPlayer, renderScoreboard, renderSeats, rulesText,
+} from './table/around.js';
 import { Alerts } from './table/alerts.js';
 import { loadOptions, saveOptions } from './options.js';
 
@@ -83,87 +84,13 @@ function restorePartial() {
 
 // -- around the board --------------------------------------------------------------------
 
-function clockText(seconds) {
-  const s = Math.max(0, Math.floor(seconds));
-  return num(`${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`);
-}
-
-/** Each player's reserve and the running delay, now (display only: the server decides). */
-function clockNow(seat) {
-  const { clock } = state;
-  if (!clock) return null;
-  let reserve = clock.reserves[seat];
-  let delay = null;
-  if (clock.running === seat && clock.started_at !== null && state.status === 'playing') {
-    const elapsed = Date.now() / 1000 + clockOffset - clock.started_at;
-    delay = Math.max(0, clock.delay - elapsed);
-    reserve = Math.max(0, reserve - Math.max(0, elapsed - clock.delay));
-  }
-  return { reserve, delay };
-}
-
-function renderPlayer(seat, where) {
-  const box = $(where);
-  box.replaceChildren();
-  box.dataset.seat = seat;
-  const acting = hasMatch() && state.status === 'playing' && state.player_to_act === seat;
-  box.classList.toggle('acting', acting);
-  const swatch = html('span', { class: `swatch seat${seat}` });
-  let nameNode;
-  const seatInfo = hasMatch() ? state.players[seat] : state.table.seats[seat];
-  if (seatInfo) {
-    nameNode = html('a', { class: 'name', href: page.dataset.playerUrl.replace('/0/', `/${seatInfo.id}/`), text: seatInfo.name });
-  } else {
-    nameNode = html('span', { class: 'name empty', text: t('empty_seat') });
-  }
-  box.append(swatch, nameNode);
-  if (seatInfo) box.append(html('span', { class: 'rating', text: num(Math.round(seatInfo.rating)) }));
-  if (hasMatch()) {
-    const player = state.players[seat];
-    box.append(html('span', { class: 'pips', title: t('pip_title'), 'data-pips': player.pips, text: `${t('pips')} ${num(player.pips)}` }));
-    box.append(html('span', { class: 'score', text: num(player.score) }));
-    if (state.clock) box.append(html('span', { class: 'clock', 'data-clock-seat': seat }));
-  }
-}
-
-/** Sitting down and standing up, whenever no match is being played at the table. */
-function renderSeats() {
-  const box = $('seats');
-  box.replaceChildren();
-  box.hidden = state.table.playing;
-  if (state.table.playing) return;
-  const seated = state.table.seats.some((s) => s && s.id === state.viewer_id);
-  box.append(html('h2', { text: hasMatch() ? t('next_match') : t('seats') }));
-  state.table.seats.forEach((occupant, seat) => {
-    const row = html('p', { class: 'seat-row', 'data-seat': seat }, html('span', { class: `swatch seat${seat}` }), ' ');
-    if (occupant) {
-      row.append(html('bdi', { class: 'name', text: occupant.name }));
-      if (occupant.id === state.viewer_id) {
-        const button = html('button', { type: 'button', class: 'stand', text: t('stand') });
-        button.addEventListener('click', () => send({ type: 'stand' }));
-        row.append(' ', button);
-      }
-    } else {
-      row.append(html('span', { class: 'name empty', text: t('empty_seat') }), ' ');
-      if (page.dataset.authenticated !== '1') {
-        row.append(html('a', { class: 'button', href: page.dataset.loginUrl, text: t('login_to_play') }));
-      } else if (!seated) {
-        const button = html('button', { type: 'button', class: 'primary sit', 'data-seat': seat, text: t('sit') });
-        button.addEventListener('click', () => send({ type: 'sit', seat }));
-        row.append(button);
-      }
-    }
-    box.append(row);
-  });
-}
-
 // The version for which this board already asked the server to check the clock.
 let clockCheckedVersion = null;
 
 function updateClocks() {
   for (const node of document.querySelectorAll('[data-clock-seat]')) {
     const seat = Number(node.dataset.clockSeat);
-    const now = clockNow(seat);
+    const now = clockNow(state, clockOffset, seat);
     if (!now) continue;
     if (now.delay !== null && now.delay <= 0 && now.reserve <= 0
         && clockCheckedVersion !== state.version) {
@@ -171,7 +98,7 @@ function updateClocks() {
       clockCheckedVersion = state.version;
       send({ type: 'check_clock' });
     }
-    node.textContent = clockText(now.reserve);
+    node.textContent = clockText(words, now.reserve);
     node.classList.toggle('running', now.delay !== null);
     node.classList.toggle('low', now.reserve < 30);
     if (now.delay !== null && now.delay > 0) {
@@ -179,53 +106,6 @@ function updateClocks() {
     }
     if (seat === mySeat() && now.delay !== null) alerts.clock(state.version, now.delay + now.reserve);
   }
-}
-
-function rulesText() {
-  const r = state.table.rules;
-  const parts = [matchTo(words, r.match_length)];
-  parts.push(r.cube ? t('cube') : t('no_cube'));
-  if (!r.gammons) parts.push(t('gammons_off'));
-  return parts.join(' · ');
-}
-
-function renderScoreboard() {
-  const box = $('scoreboard');
-  box.replaceChildren();
-  $('rules').textContent = rulesText();
-  if (!hasMatch()) return;
-  const length = state.match_length;
-  box.append(html('p', { class: 'length', text: matchTo(words, length) }));
-  for (const seat of [0, 1]) {
-    box.append(html('p', { class: 'score-line' },
-      html('span', { class: `swatch seat${seat}` }), ' ',
-      html('bdi', { class: 'name', text: state.players[seat].name }), ' ',
-      html('strong', { 'data-score': seat, text: num(state.score[seat]) })));
-  }
-  box.append(html('p', { class: 'game-number', text: fmt('game_n', { n: num(state.game_number) }) }));
-  // A 1-point match has no Crawford game: nobody would double in it anyway.
-  if (state.crawford && length > 1) box.append(html('p', { class: 'crawford', text: t('crawford_game') }));
-  if (state.rules.cube) box.append(html('p', { class: 'cube-line', text: `${t('cube')}: ${num(state.cube.value)}` }));
-}
-
-function renderMoves() {
-  const box = $('moves');
-  box.replaceChildren();
-  if (!hasMatch()) return;
-  for (const game of state.games) {
-    const section = html('section', { class: 'game', 'data-game': game.number });
-    section.append(gameHeading(words, game, state.match_length));
-    const list = html('ol', { class: 'events' });
-    game.events.forEach((event, i) => {
-      // a roll is shown with the play that follows it; only a roll still to be played stands alone
-      if (event.type === 'roll' && i < game.events.length - 1) return;
-      list.append(html('li', { class: `ev ${event.type}` }, ...eventNodes(words, state.players, event)));
-    });
-    if (game.result) list.append(html('li', { class: 'ev result' }, ...resultNodes(words, state.players, game.result)));
-    section.append(list);
-    box.append(section);
-  }
-  box.scrollTop = box.scrollHeight;
 }
 
 function statusNodes() {
@@ -334,11 +214,14 @@ function renderPanels(first) {
 }
 
 function renderAround(first = false) {
-  renderPlayer(1 - bottomSeat(), 'player-top');
-  renderPlayer(bottomSeat(), 'player-bottom');
-  renderSeats();
-  renderScoreboard();
-  renderMoves();
+  renderPlayer($('player-top'), state, words, 1 - bottomSeat(), page.dataset.playerUrl);
+  renderPlayer($('player-bottom'), state, words, bottomSeat(), page.dataset.playerUrl);
+  renderSeats($('seats'), state, words, {
+    authenticated: page.dataset.authenticated === '1', loginUrl: page.dataset.loginUrl, send,
+  });
+  $('rules').textContent = rulesText(words, state.table.rules);
+  renderScoreboard($('scoreboard'), state, words);
+  renderMoves($('moves'), state, words);
   $('status').replaceChildren(...statusNodes());
   $('board-description').textContent = describe();
   renderControls();
