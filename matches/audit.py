@@ -127,7 +127,12 @@ def _describe(event: Event, names: tuple[str, str]) -> str:
     if event.kind == LogKind.START:
         rules = payload.get("rules", {})
         length = rules.get("match_length")
-        return f"Match started: {f'{length} points' if length else 'money session'}."
+        started = f"Match started: {f'{length} points' if length else 'money session'}."
+        start_score = payload.get("start_score")
+        if start_score:
+            started += (f" Late-arrival penalty: starts at {start_score[0]}-{start_score[1]}"
+                        f" ({names[0]}-{names[1]}).")
+        return started
     if kind == "opening_roll":
         dice = action["dice"]
         tie = " (tie: rolled again)" if dice[0] == dice[1] else ""

@@ -131,6 +131,16 @@ class Table(TableRules):
         Player, on_delete=models.SET_NULL, null=True, blank=True, related_name="+",
         verbose_name=_("reserved for"),
     )
+    # A late-arrival penalty (a tournament's rule, set when the pairing reserves the table):
+    # late_penalty_points to the opponent per full late_penalty_minutes a player sits down
+    # after reserved_at, as the match's starting score (matches.services.late_start_score).
+    reserved_at = models.DateTimeField(_("reserved at"), null=True, blank=True)
+    late_penalty_points = models.PositiveSmallIntegerField(_("late-arrival penalty (points)"),
+                                                           default=0)
+    late_penalty_minutes = models.PositiveSmallIntegerField(_("late-arrival period (minutes)"),
+                                                            default=5)
+    seat0_since = models.DateTimeField(_("first seat taken at"), null=True, blank=True)
+    seat1_since = models.DateTimeField(_("second seat taken at"), null=True, blank=True)
     # The secret of a private table's invitation link (see matches.access); never serialised.
     invite_token = models.CharField(_("invitation token"), max_length=64, blank=True,
                                     editable=False)

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from matches import access, broadcast, presence
 from matches.errors import ServiceError
+from matches.late_penalty import late_start_score
 from matches.models import (
     Event,
     Game,
@@ -151,7 +152,8 @@ def table_sit(*, table_id: int, player: Player, seat: int | None = None,
     if not free:
         raise ServiceError("table_full", "Both seats at this table are taken.")
     setattr(table, f"seat{free[0]}", player)
-    table.save(update_fields=[f"seat{free[0]}"])
+    setattr(table, f"seat{free[0]}_since", timezone.now())
+    table.save(update_fields=[f"seat{free[0]}", f"seat{free[0]}_since"])
     if table.seat0_id and table.seat1_id and current_match(table) is None:
         match_start(table=table)
     broadcast.broadcast_on_commit(broadcast.LOBBY_GROUP, {"type": "lobby.changed"})
@@ -204,7 +206,8 @@ def match_start(*, table: Table, scripted_dice: list[list[int]] | None = None) -
         raise ServiceError("table_not_full", "A match needs two seated players.")
     rules = rules_for_table(table)
     dice = FairDice.new()
-    state = MatchState.new(rules)
+    start_score, late = late_start_score(table, rules.match_length)
+    state = MatchState.new(rules, score=start_score)
     match = Match.objects.create(
         table=table,
         player0_id=table.seat0_id,
@@ -220,8 +223,10 @@ def match_start(*, table: Table, scripted_dice: list[list[int]] | None = None) -
     if control is not None:
         match.clock = Clock.for_match(control, table.match_length).to_dict()
     now = timezone.now()
-    events = [_event(match, LogKind.START, {"rules": rules.to_dict(),
-                                              "commitment": match.dice_commitment}, 0, None)]
+    start: dict[str, Any] = {"rules": rules.to_dict(), "commitment": match.dice_commitment}
+    if late is not None:  # the starting score a late-arrival penalty gave, and why
+        start.update(start_score=list(start_score), late_penalty=late)
+    events = [_event(match, LogKind.START, start, 0, None)]
     _advance(match, state, events, now)
     return match
 

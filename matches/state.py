@@ -73,7 +73,9 @@ def replay_log(events: Iterable[Event]) -> Iterator[tuple[Event, MatchState, boo
     for event in events:
         applied = False
         if event.kind == LogKind.START:
-            state = MatchState.new(Rules.from_dict(event.payload["rules"]))
+            start = event.payload.get("start_score") or (0, 0)  # a late-arrival penalty
+            state = MatchState.new(Rules.from_dict(event.payload["rules"]),
+                                   score=(int(start[0]), int(start[1])))
             applied = True
         elif "action" in event.payload:
             if state is None:

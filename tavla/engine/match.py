@@ -185,22 +185,35 @@ class MatchState:
     # -- construction ---------------------------------------------------------------------
 
     @classmethod
-    def new(cls, rules: Rules | None = None) -> MatchState:
-        """A match about to start: game 1, opening roll needed."""
+    def new(cls, rules: Rules | None = None, *, score: tuple[int, int] = (0, 0)) -> MatchState:
+        """A match about to start: game 1, opening roll needed.
+
+        ``score``: the score the match starts at, for a late-arrival penalty (each below the
+        match length; a money session starts level). A player starting at match point minus
+        one makes game 1 the Crawford game. Raises :class:`EngineError` for a bad score.
+        """
         rules = rules or Rules()
+        length = rules.match_length
+        if (len(score) != 2
+                or any(isinstance(s, bool) or not isinstance(s, int) or s < 0 for s in score)
+                or (length is None and score != (0, 0))
+                or (length is not None and max(score) >= length)):
+            raise EngineError(f"a match to {length} cannot start at {score!r}")
+        crawford = bool(rules.crawford and length is not None and length > 1
+                        and length - 1 in score)
         return cls(
             rules=rules,
             phase=Phase.OPENING_ROLL,
-            score=(0, 0),
+            score=(score[0], score[1]),
             game_number=1,
-            crawford=False,
+            crawford=crawford,
             post_crawford=False,
             board=Position.initial(),
             player_on_roll=None,
             dice=None,
             cube_value=1,
             cube_owner=None,
-            games=(GameRecord(1, (0, 0), False),),
+            games=(GameRecord(1, (score[0], score[1]), crawford),),
         )
 
     @classmethod

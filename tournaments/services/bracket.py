@@ -169,7 +169,12 @@ def open_pairing(tournament: Tournament, row: Pairing, entries: dict[int, Entry]
             match_length=row.round.match_length,
             **tournament.rule_values(),
         )
-        Table.objects.filter(pk=table.pk).update(reserved0=a.player, reserved1=b.player)
+        # Reserved for the two players from now: the no-show limit and the late-arrival
+        # penalty count from here.
+        Table.objects.filter(pk=table.pk).update(
+            reserved0=a.player, reserved1=b.player, reserved_at=now,
+            late_penalty_points=tournament.late_penalty_points,
+            late_penalty_minutes=tournament.late_penalty_minutes)
         row.table = table
         # A bot entry (a practice event) takes its seat at once; the match starts when
         # the other player sits (or at once, for two bots).
@@ -291,6 +296,8 @@ def reopen(tournament: Tournament, row: Pairing, *, actor: Any = None, reason: s
     row.paired_at = timezone.now()
     row.match = None
     row.save(update_fields=["paired_at", "match"])
+    if row.table_id is not None:
+        Table.objects.filter(pk=row.table_id).update(reserved_at=row.paired_at)
     log_action(tournament, "reopened", actor=actor, pairing=row, reason=reason, slot=row.slot,
                table=row.table_id)
     announce(tournament)
