@@ -22,6 +22,7 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 
 from matches.errors import ServiceError
+from matches.models import Player
 from matches.rules import rule_fieldsets
 from tournaments import formats, money, services
 from tournaments.models import (
@@ -132,7 +133,7 @@ class RoundInline(admin.TabularInline):
 
     model = Round
     extra = 0
-    fields = ("bracket", "number", "match_length")
+    fields = ("bracket", "number", "match_length", "starts_at")
     readonly_fields = ("bracket", "number")
     verbose_name_plural = _("rounds (a changed match length applies to tables created after)")
 
@@ -203,7 +204,22 @@ class TournamentAdmin(admin.ModelAdmin):
         (_("Progress"), {"fields": ("current_round", "champion", "started_at",
                                     "finished_at")}),
     )
-    actions = ["open_registration", "open_check_in", "start", "pair_next_round", "reseed"]
+    actions = ["open_registration", "open_check_in", "start", "pair_next_round", "reseed",
+               "late_entry"]
+
+    @admin.action(description=_("Late entry (after the start)"), permissions=["change"])
+    def late_entry(self, request: HttpRequest,
+                   queryset: QuerySet[Tournament]) -> HttpResponse | None:
+        tournament = _one(self, request, queryset)
+        if tournament is None:
+            return None
+        form = LateEntryForm(request.POST if "apply" in request.POST else None)
+        if form.is_valid():
+            _apply(self, request, lambda: services.entry_register_late(
+                tournament_id=tournament.pk, player=form.cleaned_data["player"],
+                actor=request.user), _("Late entry accepted, seeded last."))
+            return None
+        return _reason_page(self, request, [tournament], form, _("Late entry"), "late_entry")
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Tournament]:
         return super().get_queryset(request).annotate(
@@ -265,6 +281,20 @@ class ReasonForm(forms.Form):
     reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 3}))
 
 
+class BoardForm(forms.Form):
+    board_number = forms.IntegerField(label=_("Table number"), min_value=1, max_value=999)
+
+
+class LateEntryForm(forms.Form):
+    player = forms.ModelChoiceField(label=_("Player"), queryset=Player.objects.all())
+
+
+class DivisionForm(forms.Form):
+    division = forms.ModelChoiceField(label=_("Division"),
+                                      queryset=Tournament.objects.filter(event__isnull=False))
+    reason = forms.CharField(label=_("Reason"), required=False)
+
+
 class RefereeActions:
     """``permissions=["referee"]`` on an admin action: only for tournament referees (and
     directors); the service checks again, for the tournament at hand."""
@@ -309,7 +339,20 @@ class EntryAdmin(RefereeActions, admin.ModelAdmin):
     search_fields = ("player__display_name", "tournament__name")
     raw_id_fields = ("player", "tournament")
     readonly_fields = ("status", "left_at", "registered_at", "paid", "late")
-    actions = ["withdraw", "disqualify", "reinstate", "mark_paid", "mark_unpaid"]
+    actions = ["withdraw", "disqualify", "reinstate", "mark_paid", "mark_unpaid",
+               "assign_division"]
+
+    @admin.action(description=_("Assign to a division of the event"))
+    def assign_division(self, request: HttpRequest,
+                        queryset: QuerySet[Entry]) -> HttpResponse | None:
+        form = DivisionForm(request.POST if "apply" in request.POST else None)
+        if form.is_valid():
+            _each(self, request, queryset, lambda e: services.division_assign(
+                entry_id=e.pk, division_id=form.cleaned_data["division"].pk,
+                actor=request.user, reason=form.cleaned_data["reason"]), "Assigned")
+            return None
+        return _reason_page(self, request, list(queryset), form, _("Assign to a division"),
+                            "assign_division")
 
     @admin.action(description=_("Mark the entry fee paid"), permissions=["change"])
     def mark_paid(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
@@ -376,14 +419,30 @@ class OverrideForm(forms.Form):
 
 @admin.register(Pairing)
 class PairingAdmin(RefereeActions, admin.ModelAdmin):
-    list_display = ("slot", "tournament", "round", "entry_a", "entry_b", "status", "winner",
-                    "score", "result_source", "table")
+    list_display = ("slot", "tournament", "round", "board_number", "entry_a", "entry_b",
+                    "status", "winner", "score", "result_source", "table")
     list_filter = ("status", "result_source", "tournament")
     search_fields = ("slot", "tournament__name", "entry_a__player__display_name",
                      "entry_b__player__display_name")
     list_select_related = ("tournament", "round", "entry_a__player", "entry_b__player",
                            "winner__player", "table")
-    actions = ["override_result", "double_forfeit"]
+    actions = ["override_result", "double_forfeit", "set_board_number"]
+
+    @admin.action(description=_("Move to another table number"), permissions=["referee"])
+    def set_board_number(self, request: HttpRequest,
+                         queryset: QuerySet[Pairing]) -> HttpResponse | None:
+        row = _one(self, request, queryset)
+        if row is None:
+            return None
+        form = BoardForm(request.POST if "apply" in request.POST else None)
+        if form.is_valid():
+            _apply(self, request, lambda: services.pairing_set_board(
+                pairing_id=row.pk, board_number=form.cleaned_data["board_number"],
+                actor=request.user), _("Table number changed."))
+            return None
+        return _reason_page(self, request, [row], form,
+                            _("Table number of %(pairing)s") % {"pairing": row},
+                            "set_board_number")
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

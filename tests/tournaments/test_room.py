@@ -169,3 +169,23 @@ def test_a_late_entry_in_swiss_is_paired_from_the_next_round_on_no_points(
     play_out(tournament)
     lines = {line["id"]: line for line in selectors.standings(tournament)}
     assert lines[entry.pk]["wins"] + lines[entry.pk]["losses"] == 2  # rounds 2 and 3
+
+
+def test_the_director_does_it_from_the_admin(make_tournament, make_player, client):
+    tournament = make_tournament(5, start=True, over_the_board=True)
+    client.force_login(tournament.director)
+    late = make_player("latecomer")
+    url = "/admin/tournaments/tournament/"
+    form = client.post(url, {"action": "late_entry", "_selected_action": [tournament.pk]})
+    assert form.status_code == 200 and "Late entry" in form.content.decode()
+    client.post(url, {"action": "late_entry", "_selected_action": [tournament.pk],
+                      "apply": "1", "player": late.pk}, follow=True)
+    entry = Entry.objects.get(player=late, tournament=tournament)
+    assert entry.late and entry.seed == 6
+    row = tournament.pairings.get(slot="M1-4")
+    assert row.status == PairingStatus.PAIRED and entry.pk in (row.entry_a_id, row.entry_b_id)
+    client.post("/admin/tournaments/pairing/", {
+        "action": "set_board_number", "_selected_action": [row.pk], "apply": "1",
+        "board_number": "12"}, follow=True)
+    row.refresh_from_db()
+    assert row.board_number == 12
