@@ -53,7 +53,7 @@ def test_first_make_run_prints_no_traceback(tmp_path: Path) -> None:
         with log_path.open("wb") as log:
             process = subprocess.Popen(
                 [sys.executable, "manage.py", "runall", "--port", str(web_port),
-                 "--concurrency", "1", "--schedule-file", str(tmp_path / "beat-schedule")],
+                 "--concurrency", "1"],
                 cwd=BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT,
                 start_new_session=True)
             try:

@@ -13,7 +13,7 @@ their shape) is covered without one of them forgetting to call this.
 
 from __future__ import annotations
 
-from functools import partial
+from collections.abc import Callable
 from typing import Any
 
 from django.db import transaction
@@ -79,7 +79,16 @@ def on_pairing_saved(sender: Any, instance: Pairing, **kwargs: Any) -> None:
                                                            "entry_b__player_id").first() or ()
     )
     for player_id in player_ids:
-        transaction.on_commit(partial(send_notices, player_id), robust=True)
+        transaction.on_commit(_notify_after_commit(player_id), robust=True)
+
+
+def _notify_after_commit(player_id: int) -> Callable[[], None]:
+    # A named function, not a partial: Django logs a failed robust hook by its __qualname__,
+    # which a partial lacks, and that AttributeError would escape the commit.
+    def notify() -> None:
+        send_notices(player_id)
+
+    return notify
 
 
 def on_table_saved(sender: Any, instance: Table, update_fields: Any = None,
