@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -79,6 +80,16 @@ def open_table(browser: Any, server: WebServer, username: str, table_id: int,
 
 def wait_version(page: Any, version: int) -> None:
     page.wait_for_selector(f"#table-page[data-version='{version}']", state="attached")
+
+
+def wait_until(page: Any, expression: str, timeout: float = 10.0) -> None:
+    """Poll ``expression`` in the page until it is true. (Playwright's wait_for_function
+    compiles its predicate with eval, which the site's Content-Security-Policy forbids.)"""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout} s: {expression}")
+        page.wait_for_timeout(100)
 
 
 def point(value: int) -> str:

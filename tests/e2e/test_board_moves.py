@@ -18,6 +18,7 @@ from tests.e2e.helpers import (
     open_table,
     point,
     seat_two,
+    wait_until,
     wait_version,
 )
 from tests.e2e.servers import WebServer
@@ -169,8 +170,8 @@ def test_a_forced_play_is_made_for_the_player_and_the_title_says_whose_turn(
         match=match, kind=LogKind.PLAY).order_by("sequence")]
     assert "bar/23 bar/21" in plays
     # now it is mia's turn, and her tab says so
-    mia.wait_for_function("document.title.startsWith('(Your turn)')")
-    nick.wait_for_function("!document.title.startsWith('(Your turn)')")
+    wait_until(mia, "document.title.startsWith('(Your turn)')")
+    wait_until(nick, "!document.title.startsWith('(Your turn)')")
     mia.screenshot(path=str(artifacts / "e2e-your-turn.png"))
     for page in (mia, nick):
         page.context.close()
@@ -198,3 +199,50 @@ def test_unconfirmed_moves_survive_a_reload(live_server_process: WebServer,
     assert page.locator(mine.format(5)).count() == 2
     assert page.js_errors == []
     page.context.close()
+
+
+# A page that is looked away from (document.hidden), has allowed notifications and counts
+# the notifications and the sounds it makes (WebAudio nodes started).
+LOOKING_AWAY = """
+localStorage.setItem('tavla:options', JSON.stringify({notify: true, sound: true}));
+Object.defineProperty(document, 'hidden', {get: () => true});
+window.__notes = [];
+window.Notification = class {
+  static permission = 'granted';
+  static requestPermission() { return Promise.resolve('granted'); }
+  constructor(title, options) { window.__notes.push([title, options.body]); }
+  addEventListener() {}
+  close() {}
+};
+window.__sounds = 0;
+for (const name of ['createOscillator', 'createBufferSource']) {
+  const make = AudioContext.prototype[name];
+  AudioContext.prototype[name] = function (...args) {
+    window.__sounds += 1;
+    return make.apply(this, args);
+  };
+}
+"""
+
+
+def test_a_player_looking_away_is_notified_and_hears_their_turn(
+        live_server_process: WebServer, browser: Any) -> None:
+    server = live_server_process
+    match = seat_two(("sara", "sven"), [[3, 1], [6, 4]], cube_enabled=False)
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_init_script(LOOKING_AWAY)
+    sven = context.new_page()
+    sven.set_default_timeout(10_000)
+    log_in(sven, server, "sven")
+    sven.goto(f"{server.url}/tables/{match.table_id}/")
+    sven.wait_for_selector("#table-page[data-connection='live']")
+    sven.click("#options summary")  # any click lets the page make sounds from now on
+    assert sven.evaluate("window.__notes.length") == 0
+    act(match.pk, 0, "play", "8/5 6/5")  # sara plays; sven's roll follows at once
+    wait_until(sven, "window.__notes.length > 0")
+    assert sven.evaluate("window.__notes.length") == 1
+    title, body = sven.evaluate("window.__notes[0]")
+    assert title == "Your turn" and "sara v sven" in body
+    assert sven.evaluate("window.__sounds") >= 3  # her move, his dice, his turn
+    assert sven.title().startswith("(Your turn)")
+    context.close()
