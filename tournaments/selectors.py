@@ -128,7 +128,7 @@ def to_format_result(row: Pairing) -> formats.Result | None:
 
 def visible_tournaments(user: Any = None) -> QuerySet[Tournament]:
     """Tournaments past the draft stage; staff see drafts too."""
-    queryset = Tournament.objects.select_related("champion__player", "director")
+    queryset = Tournament.objects.select_related("champion__player", "director", "event")
     if user is not None and getattr(user, "is_staff", False):
         return queryset
     return queryset.exclude(status=TournamentStatus.DRAFT)
