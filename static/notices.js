@@ -22,6 +22,20 @@
     return p;
   }
 
+  // A pairing that gets its table while the page is open: a browser notification too, for a
+  // player who turned notifications on (static/notify.js decides; a hidden tab only).
+  const known = new Set([...box.querySelectorAll('[data-pairing]')]
+    .filter((p) => p.querySelector('a.primary')).map((p) => Number(p.dataset.pairing)));
+  function tell(notices) {
+    for (const n of notices) {
+      if (!n.table_url || known.has(n.pairing_id)) continue;
+      known.add(n.pairing_id);
+      const text = notice(n).querySelector('strong').textContent;
+      import(box.dataset.notifyUrl).then(({ notify }) => notify(T.ready, text,
+        { url: n.table_url, tag: `tavla-pairing-${n.pairing_id}` }));
+    }
+  }
+
   let attempts = 0;
   function connect() {
     const scheme = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -29,7 +43,10 @@
     socket.addEventListener('open', () => { attempts = 0; });
     socket.addEventListener('message', (event) => {
       const message = JSON.parse(event.data);
-      if (message.type === 'notices') box.replaceChildren(...message.notices.map(notice));
+      if (message.type === 'notices') {
+        box.replaceChildren(...message.notices.map(notice));
+        tell(message.notices);
+      }
     });
     socket.addEventListener('close', (event) => {
       if (event.code === 4401) return;  // not logged in: nothing to tell

@@ -52,6 +52,7 @@ def pairing_notices(context: dict[str, Any]) -> dict[str, Any]:
         "without_table": _("Your match against {opponent}"),
         "sit": _("Sit down"),
         "report": _("Report the result"),
+        "ready": _("Your tournament match is ready"),
     }
     return {"show": True, "notices": notices_for(Player.objects.filter(user=user).first()),
             "strings": {key: str(value) for key, value in strings.items()}}
