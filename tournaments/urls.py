@@ -8,6 +8,7 @@ app_name = "tournaments"
 
 urlpatterns = [
     path("", views.tournament_list, name="list"),
+    path("rules/", views.rules_for_directors, name="rules"),
     path("<int:pk>/", views.tournament_detail, name="detail"),
     path("<int:pk>/live/", views.tournament_live, name="live"),
     path("<int:pk>/register/", views.register, name="register"),

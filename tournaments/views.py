@@ -75,6 +75,13 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
+def rules_for_directors(request: HttpRequest) -> HttpResponse:
+    """The forfeit, withdrawal, no-show, late-arrival and referee rules (``docs/
+    tournaments.md`` says the same)."""
+    return render(request, "tournaments/rules.html")
+
+
+@require_GET
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _visible(request, pk)
     return render(request, "tournaments/detail.html", live_context(request, tournament))

@@ -103,3 +103,19 @@ def test_a_paired_player_sees_their_table_link(client, make_tournament):
     login(client, row.entry_a.player)
     page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
     assert "Your match" in page and f"/tables/{row.table_id}/" in page
+
+
+def test_the_rules_for_directors_are_a_page_linked_from_every_tournament(client,
+                                                                        make_tournament):
+    tournament = make_tournament(2, start=True, late_penalty_points=1)
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert 'href="/tournaments/rules/"' in page
+    assert "No-show limit: 15 min." in page and "per 5 min" in page
+    assert 'href="/tournaments/rules/"' in client.get("/tournaments/").content.decode()
+    rules = client.get("/tournaments/rules/")
+    assert rules.status_code == 200
+    text = rules.content.decode()
+    for words in ("paired no more", "fewer than half of their games", "double forfeit",
+                  "reinstate", "starting score", "Staff status alone grants nothing",
+                  "2–1 and 5–4 are refused"):
+        assert words in text, words
