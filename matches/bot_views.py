@@ -31,6 +31,9 @@ class BotForm(forms.Form):
                  for n in LENGTHS],
     )
     cube_enabled = forms.BooleanField(label=_("doubling cube"), required=False, initial=True)
+    rated = forms.BooleanField(label=_("rated"), required=False, initial=False,
+                               help_text=_("Off by default: a match against a bot changes "
+                                           "no rating unless you ask for it."))
 
 
 @login_required
@@ -47,6 +50,7 @@ def play_bot(request: HttpRequest) -> HttpResponse:
             human=player, strength=form.cleaned_data["strength"],
             match_length=form.cleaned_data["match_length"],
             cube_enabled=form.cleaned_data["cube_enabled"],
+            rated=form.cleaned_data["rated"],
         )
     except ServiceError as error:
         messages.error(request, error.detail)

@@ -91,13 +91,12 @@ def _play(state: MatchState, player: int, level: Level, rng: random.Random) -> A
     if len(plays) == 1:
         return PlayMove(plays[0], player)
     assert state.dice is not None
-    ranked = evaluator.rank_plays(
-        state.position, state.dice, cube_of(state, player), level,
-        deterministic=not level.noise,
-    )
+    # gnubg's noise stays deterministic (a function of the position), so every random
+    # choice comes from ``rng`` and a seeded game replays exactly.
+    ranked = evaluator.rank_plays(state.position, state.dice, cube_of(state, player), level)
     if level.noise:
-        # gnubg's noise is deterministic per position unless told otherwise; jitter the
-        # scores here too so a weak bot does not repeat the same mistake every time.
+        # Jitter the scores with ``rng`` too, so a weak bot does not repeat the same mistake
+        # in the same position every time.
         ranked = sorted(ranked, key=lambda item: -(item[1] + rng.gauss(0.0, level.noise)))
     best = ranked[0][0]
     for play in plays:

@@ -162,3 +162,28 @@ def test_a_players_page_shows_their_pr_per_match_and_over_time(client: Client) -
     assert "<svg" in html.split('id="player-pr"')[1]
     prs = [MatchAnalysis.objects.get(match=m).players[0]["pr"] for m in (first, second)]
     assert f"{(prs[0] + prs[1]) / 2:.2f}" in html
+
+
+@pytest.mark.django_db
+def test_the_lobby_offers_the_bot_and_its_form_starts_a_match(
+    make_player: Callable[..., Player],
+) -> None:
+    player = make_player("lena")
+    client = Client()
+    client.force_login(player.user)
+    lobby = client.get("/lobby/").content.decode()
+    assert 'id="play-bot"' in lobby and "World class" in lobby
+    response = client.post("/lobby/bot/", {"strength": "advanced", "match_length": "3",
+                                           "cube_enabled": "on"})
+    assert response.status_code == 302
+    match = Match.objects.get(player0=player)
+    assert match.player1.bot_strength == "advanced" and match.has_bot
+    assert not match.table.is_rated and not match.table.bots_rated
+    assert response["Location"] == f"/tables/{match.table_id}/"
+    rated = client.post("/lobby/bot/", {"strength": "beginner", "match_length": "1",
+                                        "rated": "on"})
+    assert rated.status_code == 302
+    table = Match.objects.filter(player0=player).latest("pk").table
+    assert table.is_rated and table.bots_rated
+    bad = client.post("/lobby/bot/", {"strength": "godlike", "match_length": "1"})
+    assert bad.status_code == 302 and Match.objects.filter(player0=player).count() == 2
