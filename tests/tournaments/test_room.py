@@ -189,3 +189,24 @@ def test_the_director_does_it_from_the_admin(make_tournament, make_player, clien
         "board_number": "12"}, follow=True)
     row.refresh_from_db()
     assert row.board_number == 12
+
+
+@pytest.mark.parametrize("fmt", ["double_elimination", "progressive_consolation"])
+def test_a_late_entry_takes_a_bye_in_double_elimination_and_progressive_consolation(
+    make_tournament, make_player, fmt
+):
+    from tests.tournaments.test_whole_tournaments import assert_finished_consistently
+
+    options = {"progressive_consolation": {"last_chance_rounds": 1}}.get(fmt, {})
+    tournament = make_tournament(5, start=True, format=fmt, format_options=options)
+    late = make_player("latecomer", rating=1000)
+    entry = services.entry_register_late(tournament_id=tournament.pk, player=late,
+                                         actor=tournament.director)
+    first = tournament.pairings.get(slot={"double_elimination": "W1-4"}.get(fmt, "M1-4"))
+    assert first.status == PairingStatus.PAIRED
+    assert entry.pk in (first.entry_a_id, first.entry_b_id)
+    play_out(tournament, random.Random(fmt))
+    assert_finished_consistently(tournament)
+    played = {e for row in tournament.pairings.filter(status=PairingStatus.DECIDED)
+              for e in (row.winner_id, row.loser_id)}
+    assert entry.pk in played

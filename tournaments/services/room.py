@@ -37,7 +37,7 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.selectors import format_state, seeded_entry_ids
-from tournaments.services.bracket import advance, repair_dependents
+from tournaments.services.bracket import advance, repair_dependents, store_pairing
 from tournaments.services.common import (
     TournamentError,
     announce,
@@ -121,9 +121,19 @@ def entry_register_late(*, tournament_id: int, player: Player, actor: Any = None
         raise TournamentError("too_late", "The results so far do not leave room for a "
                               f"late entry ({error}).") from error
     stored = {row.slot: row for row in rows}
+    rounds = {(r.bracket, r.number): r for r in tournament.rounds.all()}
     replaced: list[Pairing] = []
-    for pairing in resolved:
-        row = stored[pairing.slot]
+    for index, pairing in enumerate(resolved):
+        row = stored.get(pairing.slot)
+        if row is None:
+            # A slot the bye had made unnecessary (a losers' or consolation match its
+            # nobody would have played): the late entrant's result will fill it.
+            stored[pairing.slot] = store_pairing(tournament, pairing, order=index,
+                                                 rounds=rounds)
+            continue
+        if tournament.is_elimination and row.order != index:
+            row.order = index  # keep the bracket's top-to-bottom order
+            row.save(update_fields=["order"])
         sides = (formats.side_notation(pairing.a), formats.side_notation(pairing.b))
         if sides == (row.side_a, row.side_b):
             continue
