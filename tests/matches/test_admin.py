@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import zipfile
 from typing import Any
 
@@ -68,6 +69,12 @@ def test_referee_reviews_the_replay_and_adjudicates_the_game(start_match, refere
     assert "Opening roll" in html and "Played 8/5 6/5" in html and "rolled 6-4" in html
     first = referee_client.get(f"{base}/replay/?step=1").content.decode()
     assert "Opening roll" in first and 'rel="next"' in first
+    # the same board component as the players' review page: one frame per log entry
+    assert 'id="review-data"' in first and "review.js" in first and 'data-start="1"' in first
+    frames = json.loads(first.split('id="review-data" type="application/json">')[1]
+                        .split("</script>")[0])["frames"]
+    assert len(frames) == first.count("data-step-row=")
+    assert frames[1]["kind"] == "Opening roll" and frames[1]["dice"] == [3, 1]
 
     form = referee_client.get(f"{base}/adjudicate/").content.decode()
     assert "Game 1 is in progress, cube at 1." in form and 'name="reason"' in form
