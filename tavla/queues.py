@@ -2,9 +2,10 @@
 
 Work that must be on time never waits behind other work: each queue here has workers of its
 own (``manage.py runall`` starts one worker per queue; the Procfile has one line per queue;
-the test worker reads them all). To give a new kind of work its own pool, add a
-:class:`WorkerQueue` to :data:`QUEUES` naming its tasks, and a Procfile line for it (a test
-checks that every queue has one). Tasks no queue names go to :data:`DEFAULT_QUEUE`.
+the tests run a clock worker of its own and one worker for the rest). To give a new kind of
+work its own pool, add a :class:`WorkerQueue` to :data:`QUEUES` naming its tasks, and a
+Procfile line for it (a test checks that every queue has one). Tasks no queue names go to
+:data:`DEFAULT_QUEUE`.
 """
 
 from __future__ import annotations

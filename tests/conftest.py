@@ -25,7 +25,7 @@ from urllib.parse import quote
 
 import pytest
 
-from tavla.queues import queue_names
+from tavla.queues import CLOCK_QUEUE, queue_names
 from tests.processes import stop_process
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -182,7 +182,7 @@ def celery_worker_process(
     process = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "tavla", "worker", "--pool=solo",
          "--loglevel=INFO", "--without-mingle", "--without-gossip", "-n", hostname,
-         "-Q", ",".join(queue_names())],
+         "-Q", ",".join(name for name in queue_names() if name != CLOCK_QUEUE)],
         cwd=BASE_DIR, env=env, stdin=subprocess.DEVNULL, stdout=log_file,
         stderr=subprocess.STDOUT,
     )
@@ -279,13 +279,26 @@ def start_celery_beat(env: dict[str, str], *, timeout: float = 60.0) -> CeleryBe
     return beat
 
 
+@pytest.fixture(scope="session")
+def celery_clock_worker(celery_worker_process: CeleryWorkerProcess,
+                        ) -> Iterator[CeleryWorkerProcess]:
+    """The session's clock worker: a worker of its own reading only the clock queue, as in
+    production (``celery_worker_process`` reads every other queue), so a sweep never waits
+    behind an analysis or a bot's move."""
+    worker = start_celery_worker(celery_worker_process.env, name="clocks", queues=CLOCK_QUEUE)
+    try:
+        yield worker
+    finally:
+        worker.stop()
+
+
 @pytest.fixture(scope="module")
 def celery_beat_process(
-    celery_worker_process: CeleryWorkerProcess,
+    celery_worker_process: CeleryWorkerProcess, celery_clock_worker: CeleryWorkerProcess,
 ) -> Iterator[CeleryBeatProcess]:
     """Celery beat sending the project's periodic tasks (the clock sweep every 0.5 s, the
-    heartbeat) to this session's worker, for one test module. Like the worker, it only sees
-    committed rows: use ``@pytest.mark.django_db(transaction=True)``."""
+    heartbeat) to this session's workers, for one test module. Like the workers, it only
+    sees committed rows: use ``@pytest.mark.django_db(transaction=True)``."""
     beat = start_celery_beat(celery_worker_process.env)
     try:
         yield beat

@@ -107,12 +107,13 @@ def test_a_move_enqueues_no_task(celery_worker_process: CeleryWorkerProcess,
 
 
 @pytest.fixture
-def clock_pool(celery_worker_process: CeleryWorkerProcess) -> Iterator[ClockPool]:
-    """The clock queue read only by workers this test starts: the session worker stops
-    reading it (Celery's ``cancel_consumer``) until the test ends."""
+def clock_pool(celery_worker_process: CeleryWorkerProcess,
+               celery_clock_worker: CeleryWorkerProcess) -> Iterator[ClockPool]:
+    """The clock queue read only by workers this test starts: the session's clock worker
+    stops reading it (Celery's ``cancel_consumer``) until the test ends."""
     from tavla.celery import app
 
-    session = [celery_worker_process.hostname]
+    session = [celery_clock_worker.hostname]
     app.control.cancel_consumer(CLOCK_QUEUE, destination=session, reply=True, timeout=5)
     pool = ClockPool(celery_worker_process.env)
     try:

@@ -113,8 +113,10 @@ def start_worker(env: dict[str, str]) -> subprocess.Popen[bytes]:
 
 @pytest.fixture
 def site(private_redis: PrivateRedis, transactional_db: None) -> Iterator[Site]:
+    # One solo worker reads every queue here: no gnubg analysis to delay its sweeps.
     env = subprocess_env(REDIS_URL=private_redis.url, TAVLA_SCRIPTED_DICE="1",
-                         TAVLA_PRESENCE_HEARTBEAT=str(HEARTBEAT))
+                         TAVLA_PRESENCE_HEARTBEAT=str(HEARTBEAT),
+                         TAVLA_ANALYSE_FINISHED_MATCHES="0")
     with ExitStack() as stack:
         web = start_web_server(env, name="presence")
         stack.callback(web.stop)
