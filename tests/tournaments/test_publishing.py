@@ -151,3 +151,25 @@ def test_a_draft_is_not_published(make_tournament):
         assert Client().get(f"/tournaments/{tournament.pk}/{path}").status_code == 404
     running = make_tournament(2, start=True)
     assert Client().get(f"/tournaments/{running.pk}/matches.zip").status_code == 200
+
+
+@pytest.mark.parametrize("fmt", ["single_elimination", "progressive_consolation",
+                                 "double_elimination", "swiss"])
+def test_every_published_page_survives_a_double_forfeit(make_tournament, fmt):
+    from tests.tournaments.conftest import play_out
+    from tournaments import services
+
+    options = {"swiss": {"rounds": 2},
+               "progressive_consolation": {"last_chance_rounds": 1, "third_place": True}}
+    tournament = make_tournament(8, start=True, format=fmt, format_options=options.get(fmt, {}))
+    row = open_pairings(tournament)[0]
+    services.pairing_double_forfeit(pairing_id=row.pk, actor=tournament.director,
+                                    reason="neither came")
+    play_out(tournament)
+    for path in ("", "results/", "draw-sheet/", "projector/", "score-cards/", "results.csv",
+                 "standings.csv", "matches.zip"):
+        assert Client().get(f"/tournaments/{tournament.pk}/{path}").status_code == 200, path
+    lines = list(csv.DictReader(io.StringIO(
+        Client().get(f"/tournaments/{tournament.pk}/results.csv").content.decode())))
+    (forfeit,) = [line for line in lines if line["slot"] == row.slot]
+    assert forfeit["winner"] == "" and forfeit["result"] == "double_forfeit"
