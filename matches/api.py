@@ -33,6 +33,7 @@ from matches import services
 from matches.api_errors import error_response
 from matches.audit import dice_audit, mat_export, mat_filename
 from matches.models import Match, MatchStatus, Player, RatingRecord, Table
+from matches.rematch import match_rematch
 from matches.selectors import match_events, match_state, visible_matches
 from matches.serializers import (
     ActionSerializer,
@@ -44,6 +45,7 @@ from matches.serializers import (
     MatchSummarySerializer,
     PlayerDetailSerializer,
     PlayerSerializer,
+    RematchSerializer,
     SitSerializer,
     TableCreateSerializer,
     TableFilterSerializer,
@@ -317,6 +319,28 @@ class MatchViewSet(TavlaAPIMixin, mixins.ListModelMixin, viewsets.GenericViewSet
     @action(detail=True, methods=["get"])
     def dice(self, request: Request, pk: str | None = None) -> Response:
         return Response(dice_audit(self.get_object()))
+
+    @extend_schema(
+        summary="Rematch: ask for (or accept) the next match of a finished one, or decline",
+        description="When both players have asked, a new match starts at once at the same "
+                    "table with the same rules: 201 with its state. Otherwise 200 with the "
+                    "finished match's state, whose `rematch_offers` lists the seats asking. "
+                    "`accept: false` withdraws or declines (clears the offers).",
+        tags=["matches"], request=RematchSerializer,
+        responses={200: MatchStateSerializer, 201: MatchStateSerializer,
+                   **_errors(400, 401, 403, 404, 409)},
+    )
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    def rematch(self, request: Request, pk: str | None = None) -> Response:
+        match = self.get_object()
+        serializer = RematchSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        player = services.player_for_user(request.user)
+        result = match_rematch(match_id=match.pk, player=player,
+                               accept=serializer.validated_data["accept"])
+        fresh = Match.objects.select_related("table", "player0", "player1").get(pk=result.pk)
+        return Response(match_state(fresh, player),
+                        status=status.HTTP_201_CREATED if result.pk != match.pk else 200)
 
     @extend_schema(
         summary="Act: roll, double, take, drop, play or resign on the version you saw",

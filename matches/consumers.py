@@ -30,6 +30,7 @@ from matches.chat_socket import ChatSocketMixin
 from matches.clocks import match_check_clock
 from matches.errors import ServiceError
 from matches.models import Match, MatchStatus, Player, Table
+from matches.rematch import match_rematch
 from matches.rules import rules_shown
 from matches.selectors import match_state, open_tables
 from matches.socket_limits import GuardedSocket
@@ -264,6 +265,12 @@ def scope_user(scope: dict[str, Any]) -> Any:
     return user
 
 
+def _rematch(table_id: int, match_id: int, player: Player | None, accept: bool) -> None:
+    if not Match.objects.filter(pk=match_id, table_id=table_id).exists():
+        raise ServiceError("no_match", "No such match at this table.")
+    match_rematch(match_id=match_id, player=player, accept=accept)
+
+
 def _act(table_id: int, player: Player | None, action: str, expected_version: int,
          play: str | None, match_id: int | None, *, known: int | None = None) -> Match:
     """Act on ``match_id`` (which must be at this table), or on ``known`` (the match in
@@ -280,6 +287,9 @@ def _act(table_id: int, player: Player | None, action: str, expected_version: in
         target = matches.order_by("-pk").values_list("pk", flat=True).first()
     if target is None:
         raise ServiceError("no_match", "No match is being played at this table.")
+    if action == "end_session":  # money sessions: as over REST, the same service
+        return services.match_end_session(match_id=target, player=player,
+                                          expected_version=expected_version)
     return services.match_act(match_id=target, player=player, action=action,
                               expected_version=expected_version, play=play).match
 
@@ -445,9 +455,15 @@ class TableConsumer(ChatSocketMixin, _LiveConsumer):
                     await db(match_check_clock)(match_id=self.playing)
             elif kind in CHAT_COMMANDS:
                 await self.chat_command(kind, content)
+            elif kind in ("rematch", "rematch_decline"):
+                match_id = content.get("match_id", self.shown[0])
+                if isinstance(match_id, bool) or not isinstance(match_id, int):
+                    raise ServiceError("bad_request", "match_id is the finished match's id.")
+                await db(_rematch)(self.table_id, match_id, self.player, kind == "rematch")
             else:
                 raise ServiceError("unknown_type", "type is one of: action, sit, stand, sync, "
-                                   "ping, check_clock, " + ", ".join(CHAT_COMMANDS) + ".")
+                                   "ping, check_clock, rematch, rematch_decline, "
+                                   + ", ".join(CHAT_COMMANDS) + ".")
         except ServiceError as error:
             await self.send_error(error.code, error.detail, ref)
 

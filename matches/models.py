@@ -204,6 +204,9 @@ class Match(models.Model):
     started_at = models.DateTimeField(_("started"), auto_now_add=True, db_index=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
     has_bot = models.BooleanField(_("a bot plays"), default=False)
+    # Seats whose player asked for a rematch once this match was over (matches.rematch).
+    rematch_offers: models.JSONField[Any] = models.JSONField(
+        _("rematch asked by seats"), default=list, blank=True)
 
     class Meta:
         verbose_name = _("match")

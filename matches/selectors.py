@@ -80,6 +80,7 @@ def match_state(match: Match, viewer: Player | None = None) -> dict[str, Any]:
         "winner": None if state.winner is None else state.winner,
         "games": [g.to_dict() for g in state.games],
         "dice_commitment": match.dice_commitment,
+        "rematch_offers": list(match.rematch_offers),  # seats asking for a rematch (over)
         "legal_plays": None,
     }
     if viewer_seat is not None and viewer_seat == acting and state.dice is not None:

@@ -154,6 +154,11 @@ class TableFilterSerializer(serializers.Serializer[Any]):
     )
 
 
+class RematchSerializer(serializers.Serializer[Any]):
+    accept = serializers.BooleanField(default=True,
+                                      help_text="false withdraws or declines the rematch.")
+
+
 class SitSerializer(serializers.Serializer[Any]):
     seat = serializers.ChoiceField(choices=[0, 1], required=False, allow_null=True, default=None,
                                    help_text="0 or 1; omit for the first free seat.")

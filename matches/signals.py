@@ -8,3 +8,7 @@ from django.dispatch import Signal
 
 # Sent with ``match`` (a finished :class:`matches.models.Match`).
 match_finished = Signal()
+
+# Sent with ``table`` before a rematch starts there; a receiver returning a reason (text)
+# refuses it (tournaments: a pairing's table is for its one match).
+rematch_requested = Signal()

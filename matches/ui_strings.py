@@ -88,6 +88,14 @@ def board_strings() -> dict[str, str]:
         "title_your_turn": _("(Your turn)"),
         "notify_turn_title": _("Your turn"),
         "review": _("Review the match"),
+        "end_session_question": _("End the money session? A game in progress is resigned "
+                                  "(single × cube to your opponent)."),
+        "rematch": _("Rematch"),
+        "rematch_accept": _("Accept the rematch"),
+        "rematch_asked": _("Rematch asked: waiting for {name}…"),
+        "rematch_offered": _("{name} wants a rematch."),
+        "rematch_withdraw": _("Withdraw"),
+        "rematch_decline": _("No, thanks"),
         "gammons_off": _("no gammons"),
         "no_cube": _("no cube"),
         # the board for screen readers and keyboard players

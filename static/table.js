@@ -154,6 +154,8 @@ function renderControls() {
     undo: moving() && board.partial().length > 0,
     confirm: moving() && !options.autoConfirm,
     resign: inGame() && mySeat() !== null,
+    // A money session has no match length: either player ends it (the game in progress is resigned).
+    end_session: hasMatch() && state.status === 'playing' && mySeat() !== null && !state.match_length,
     flip: mySeat() === null && hasMatch(),
   };
   for (const button of document.querySelectorAll('#controls button')) {
@@ -182,11 +184,38 @@ function hidePanel() {
   shownPanelFor = null;
 }
 
+// -- rematch: both players of a finished match agree, and the next one starts at once ------------
+
+function rematchLines(offers) {
+  const me = state.your_seat;
+  if (me === null || me === undefined) return [];
+  const them = state.players[1 - me].name;
+  if (offers.includes(me)) return [['p', fmt('rematch_asked', { name: them }), 'rematch-note']];
+  if (offers.includes(1 - me)) return [['p', fmt('rematch_offered', { name: them }), 'rematch-note']];
+  return [];
+}
+
+function rematchButtons(offers) {
+  const me = state.your_seat;
+  if (me === null || me === undefined) return [];
+  const ask = (accept) => () => send({ type: accept ? 'rematch' : 'rematch_decline', match_id: state.match_id });
+  const button = (label, cls, accept) => {
+    const b = html('button', { type: 'button', class: cls, text: t(label), 'data-act': `rematch-${accept ? 'yes' : 'no'}` });
+    b.addEventListener('click', ask(accept));
+    return b;
+  };
+  if (offers.includes(me)) return [button('rematch_withdraw', '', false)];
+  if (offers.includes(1 - me)) return [button('rematch_accept', 'primary', true), button('rematch_decline', '', false)];
+  return [button('rematch', 'primary', true)];
+}
+
 function renderPanels(first) {
   if (!hasMatch()) { hidePanel(); return; }
+  const offers = state.rematch_offers || [];
   const matchKey = `match-${state.match_id}`;
   if (state.status !== 'playing') {
-    if (shownPanelFor === matchKey || $('panel').dataset.closed === matchKey) return;
+    const panelKey = `${matchKey}-rematch-${offers.join('')}`;  // redrawn when offers change
+    if (shownPanelFor === panelKey || $('panel').dataset.closed === matchKey) return;
     const lines = [['h2', state.status === 'voided' ? t('voided') : t('match_over'), 'title']];
     const last = state.games[state.games.length - 1];
     if (last && last.result) lines.push(['p', resultNodes(words, state.players, last.result), 'game-result']);
@@ -195,7 +224,7 @@ function renderPanels(first) {
     const review = html('a', { class: 'button', href: page.dataset.reviewUrl.replace('/0/', `/${state.match_id}/`), text: t('review') });
     const close = html('button', { type: 'button', text: t('close') });
     close.addEventListener('click', () => { $('panel').dataset.closed = matchKey; hidePanel(); });
-    showPanel(matchKey, lines, [close, review, lobby]);
+    showPanel(panelKey, lines.concat(rematchLines(offers)), [...rematchButtons(offers), close, review, lobby]);
     return;
   }
   // A match in progress: an old match's panel (the last match at this table) goes.
@@ -291,6 +320,8 @@ function control(action) {
   } else if (action === 'flip') {
     flipped = !flipped;
     render();
+  } else if (action === 'end_session') {
+    if (window.confirm(t('end_session_question'))) act('end_session');
   } else if (action === 'resign') {
     const opponent = nameOf(1 - mySeat());
     $('resign-text').textContent = fmt('resign_question', { name: opponent, points: pointsText(words, state.cube.value) });

@@ -15,6 +15,12 @@ class TournamentsConfig(AppConfig):
         match_finished.connect(on_match_finished, sender=Match,
                                dispatch_uid="tournaments.on_match_finished")
 
+        # A pairing's table has no rematch: the tournament decides who plays next.
+        from matches.signals import rematch_requested
+        from tournaments.selectors import refuse_rematch
+
+        rematch_requested.connect(refuse_rematch, dispatch_uid="tournaments.refuse_rematch")
+
         # Players learn of their pairings at once; a player sitting down shows on the bracket.
         from django.db.models.signals import post_save
 

@@ -430,3 +430,10 @@ def division_of_player(event: Tournament, player: Player | None) -> Tournament |
     entry = (Entry.objects.filter(tournament__event=event, player=player)
              .exclude(status=EntryStatus.WITHDRAWN).select_related("tournament").first())
     return entry.tournament if entry is not None else None
+
+
+def refuse_rematch(sender: Any, table: Any, **kwargs: Any) -> str | None:
+    """``rematch_requested`` receiver: a pairing's table is for that one match."""
+    if Pairing.objects.filter(table_id=table.pk).exists():
+        return "A tournament match has no rematch: the tournament pairs the next round."
+    return None
