@@ -261,6 +261,9 @@ class MatchStateSerializer(serializers.Serializer[Any]):
     winner = serializers.IntegerField(allow_null=True)
     games = serializers.ListField(child=serializers.DictField(child=serializers.JSONField()))
     dice_commitment = serializers.CharField()
+    rematch_offers = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text="Once the match is over: the seats whose player asked for a rematch.")
     legal_plays = LegalPlaySerializer(
         many=True, allow_null=True,
         help_text="Only for the player who must play now; null otherwise.",
