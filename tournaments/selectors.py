@@ -371,7 +371,9 @@ def tournament_dict(tournament: Tournament) -> dict[str, Any]:
         "match_lengths": tournament.match_lengths,
         "over_the_board": tournament.over_the_board,
         "no_show_minutes": tournament.no_show_minutes,
-        "entries": tournament.entries.filter(status=EntryStatus.ACTIVE).count(),
+        # An event counts its divisions' players too.
+        "entries": Entry.objects.filter(Q(tournament=tournament) | Q(tournament__event=tournament),
+                                        status=EntryStatus.ACTIVE).count(),
         "max_entries": tournament.max_entries,
         "champion": entry_dict(tournament.champion) if tournament.champion else None,
         "started_at": tournament.started_at.isoformat() if tournament.started_at else None,

@@ -128,6 +128,7 @@ def test_a_whole_event_with_divisions(director, make_player):
 
     api = APIClient().get(f"/api/tournaments/{event.pk}/").json()
     assert [d["name"] for d in api["divisions"]] == ["Open", "Intermediate", "Novice", "Guests"]
+    assert api["entries"] == 13 and [d["entries"] for d in api["divisions"]] == [5, 4, 4, 0]
     entries = APIClient().get(f"/api/tournaments/{event.pk}/entries/").json()
     assert {e["name"]: e["division"] for e in entries}["veteran"] == "Novice"
     assert APIClient().get(f"/api/tournaments/{divisions['Open'].pk}/").json()["event"] \
