@@ -277,6 +277,8 @@ def pairing_dict(row: Pairing, live_match: dict[int, int] | None = None) -> dict
         "b": side(row.entry_b, row.side_b),
         "winner": row.winner_id,
         "result_source": row.result_source or None,
+        "result_label": str(ResultSource(row.result_source).label) if row.result_source
+        else None,
         "table_id": row.table_id,
         "board_number": row.board_number,
         "starts_at": row.round.starts_at.isoformat() if row.round.starts_at else None,

@@ -119,3 +119,15 @@ def test_the_rules_for_directors_are_a_page_linked_from_every_tournament(client,
                   "reinstate", "starting score", "Staff status alone grants nothing",
                   "2–1 and 5–4 are refused"):
         assert words in text, words
+
+
+def test_a_double_forfeit_shows_on_the_bracket_in_words(client, make_tournament, referee):
+    from tournaments import services as tournament_services
+    from tournaments.models import PairingStatus
+
+    tournament = make_tournament(4, start=True)
+    row = tournament.pairings.filter(status=PairingStatus.PAIRED).first()
+    tournament_services.pairing_double_forfeit(pairing_id=row.pk, actor=referee,
+                                               reason="neither came")
+    page = client.get(f"/tournaments/{tournament.pk}/").content.decode()
+    assert "Double forfeit: both lose" in page
