@@ -35,7 +35,11 @@ export function drawFrame(parent, num) {
       class: `point ${p % 2 ? 'odd' : 'even'}`,
       'data-point-shape': p,
     });
-    el(parent, 'text', { x, y: top ? 15 : 697, class: `point-number ${top ? 'high' : 'low'}` }, num(p));
+  }
+  // the numbers after every point, so that no point covers a number (a turned board's
+  // upright numbers reach into the field)
+  for (let p = 1; p <= 24; p += 1) {
+    el(parent, 'text', { x: pointX(p), y: isTop(p) ? 15 : 697, class: `point-number ${isTop(p) ? 'high' : 'low'}` }, num(p));
   }
 }
 

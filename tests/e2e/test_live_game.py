@@ -256,6 +256,7 @@ def test_the_board_fits_a_phone(live_server_process: WebServer, browser: Any,
             assert edge["x"] + edge["width"] <= ARGS_PHONE["width"]
             assert edge["y"] + edge["height"] <= ARGS_PHONE["height"], selector
         assert page.evaluate("document.documentElement.scrollWidth") <= ARGS_PHONE["width"]
+        page.locator("#board").screenshot(path=str(artifacts / f"e2e-{name}-board.png"))
         page.screenshot(path=str(artifacts / f"e2e-{name}.png"), full_page=True)
         context.close()
 
