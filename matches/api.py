@@ -34,13 +34,22 @@ from matches.api_errors import error_response
 from matches.audit import dice_audit, mat_export, mat_filename
 from matches.models import Match, MatchStatus, Player, RatingRecord, Table
 from matches.rematch import match_rematch
-from matches.selectors import match_events, match_state, visible_matches
+from matches.selectors import (
+    acting_plays,
+    for_viewer,
+    match_events,
+    match_history,
+    match_state,
+    public_state,
+    visible_matches,
+)
 from matches.serializers import (
     ActionSerializer,
     DiceAuditSerializer,
     ErrorSerializer,
     EventSerializer,
     MatchFilterSerializer,
+    MatchHistorySerializer,
     MatchStateSerializer,
     MatchSummarySerializer,
     PlayerDetailSerializer,
@@ -357,8 +366,18 @@ class MatchViewSet(TavlaAPIMixin, mixins.ListModelMixin, viewsets.GenericViewSet
         if data["action"] == "end_session":
             services.match_end_session(match_id=match.pk, player=player,
                                        expected_version=data["expected_version"])
-        else:
-            services.match_act(match_id=match.pk, player=player, action=data["action"],
-                               play=data.get("play"), expected_version=data["expected_version"])
-        fresh = Match.objects.select_related("table", "player0", "player1").get(pk=match.pk)
-        return Response(match_state(fresh, player))
+            fresh = visible_matches(player).get(pk=match.pk)
+            return Response(match_state(fresh, player))
+        result = services.match_act(match_id=match.pk, player=player, action=data["action"],
+                                    play=data.get("play"),
+                                    expected_version=data["expected_version"])
+        # The service returns the match as saved, with its players and table: no re-read.
+        return Response(for_viewer(public_state(result.match, result.state), player.pk,
+                                   acting_plays(result.state)))
+
+    @extend_schema(summary="Every game of the match with all its events (the state carries "
+                           "only the current game's)", tags=["matches"],
+                   responses={200: MatchHistorySerializer, **_errors(404)})
+    @action(detail=True, methods=["get"])
+    def history(self, request: Request, pk: str | None = None) -> Response:
+        return Response(match_history(self.get_object()))

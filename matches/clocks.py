@@ -79,8 +79,10 @@ def flag_if_expired(*, match_id: int, now: datetime | None = None,
         return False
     with transaction.atomic():
         # SQLite has no row locks at all (its writers queue for the database): no option.
-        match = (Match.objects.select_for_update(skip_locked=skip_locked)
-                 .select_related("table").filter(pk=match_id).first())
+        # With what the pushed state shows (table, seats, players): no lazy reads later.
+        match = (Match.objects.select_for_update(skip_locked=skip_locked, of=("self",))
+                 .select_related("table", "table__seat0", "table__seat1", "player0", "player1")
+                 .filter(pk=match_id).first())
         if match is None:
             return False
         checked_at = now or timezone.now()

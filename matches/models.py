@@ -189,6 +189,10 @@ class Match(models.Model):
                                related_name="+", verbose_name=_("winner"))
     snapshot: models.JSONField[Any] = models.JSONField(_("engine state"))
     version = models.PositiveIntegerField(_("version"), default=0)
+    # The sequence number of the next event of the log: kept here, under the match's row
+    # lock, so writing an event needs no query for the last number.
+    next_sequence = models.PositiveIntegerField(_("next event number"), default=0,
+                                                editable=False)
     deadline = models.DateTimeField(_("deadline"), null=True, blank=True, db_index=True)
     dice_commitment = models.CharField(_("dice commitment (SHA-256)"), max_length=64)
     dice_seed = models.CharField(_("dice seed"), max_length=64, editable=False)

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from matches import broadcast, services
+from matches import broadcast, selectors, services
 from matches.errors import ServiceError
 from matches.models import Match, MatchStatus, Player, Table
 from matches.signals import rematch_requested
+from matches.state import load_state
 
 
 @transaction.atomic
@@ -23,7 +24,9 @@ def match_rematch(*, match_id: int, player: Player | None, accept: bool = True) 
     when both players agreed, else the finished match with the offers updated."""
     if player is None:
         raise ServiceError("not_authenticated", "Log in to ask for a rematch.")
-    match = Match.objects.select_for_update().select_related("table").get(pk=match_id)
+    match = (Match.objects.select_for_update(of=("self",))
+             .select_related("table", "table__seat0", "table__seat1", "player0", "player1")
+             .get(pk=match_id))
     if match.status == MatchStatus.PLAYING:
         raise ServiceError("match_in_progress", "The match is still being played.")
     seat = match.seat_of(player)
@@ -56,10 +59,8 @@ def match_rematch(*, match_id: int, player: Player | None, accept: bool = True) 
 
 
 def _save_offers(match: Match) -> None:
-    """Store the offers and show them on every board of the table (a new version)."""
+    """Store the offers and push them to every board of the table (a new version)."""
     match.version += 1
     match.save(update_fields=["rematch_offers", "version"])
-    broadcast.broadcast_on_commit(
-        broadcast.table_group(match.table_id),
-        {"type": "match.changed", "match_id": match.pk, "version": match.version},
-    )
+    broadcast.broadcast_on_commit(broadcast.table_group(match.table_id),
+                                  selectors.live_update(match, load_state(match)))

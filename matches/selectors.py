@@ -1,22 +1,33 @@
-"""Reads: what a board, a bot or a referee is shown of a match.
+"""Reads: what a board, a bot or a referee is shown of a table and its match.
 
-One function builds the state that the REST API and the WebSocket both send, so the two
-can never disagree. Only the player who must act is sent the legal plays.
+This is the one place that builds the state (``docs/protocol.md``): the REST API, the table
+socket's connect and ``sync``, and the state the services push after every change all come
+from :func:`public_state` plus :func:`for_viewer`. The public part is the same for everyone
+and is computed once per change; the viewer's part (their seat, and the legal plays for the
+player who must act) is added per board without a database read.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import time
+from typing import Any, Final
 
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from matches.models import Event, Match, MatchStatus, Player, Table
+from matches.rules import rules_shown
 from matches.state import load_state
 from tavla.engine.clock import Clock
+from tavla.engine.game import GameRecord, Phase
 from tavla.engine.match import MatchState
 from tavla.engine.match_id import gnubg_ids
 from tavla.engine.position import Position
+
+# The version of the protocol in docs/protocol.md; every state says it (see its change log).
+PROTOCOL_VERSION: Final = 1
+
+LOBBY_SIZE: Final = 100
 
 
 def board_dict(board: Position) -> dict[str, Any]:
@@ -30,31 +41,110 @@ def board_dict(board: Position) -> dict[str, Any]:
     }
 
 
-def _player_dict(match: Match, seat: int, state: MatchState, now: float) -> dict[str, Any]:
-    player: Player = match.player0 if seat == 0 else match.player1
-    data: dict[str, Any] = {
+# -- tables -----------------------------------------------------------------------------------
+
+
+def _seat_dict(player: Player | None) -> dict[str, Any] | None:
+    if player is None:
+        return None
+    return {"id": player.pk, "name": player.display_name, "rating": round(player.rating, 2)}
+
+
+def table_dict(table: Table, match: Match | None) -> dict[str, Any]:
+    """A table: its name, rules, who sits there and the match being shown (if any).
+    Needs ``seat0``/``seat1`` loaded (no query then)."""
+    return {
+        "id": table.pk,
+        "name": table.name,
+        "is_public": table.is_public,
+        "rules": rules_shown(table),
+        "seats": [_seat_dict(table.seat0), _seat_dict(table.seat1)],
+        "reserved": bool(table.reserved0_id or table.reserved1_id),
+        "reserved_for": [p for p in (table.reserved0_id, table.reserved1_id) if p is not None],
+        "match_id": match.pk if match is not None else None,
+        "playing": match is not None and match.status == MatchStatus.PLAYING,
+    }
+
+
+def read_table(table_id: int) -> tuple[Table, Match | None]:
+    """The table with its seats and its current (or last) match with its players, in one
+    query (two before a table's first match). Raises ``Table.DoesNotExist``."""
+    match = (Match.objects.filter(table_id=table_id)
+             .select_related("player0", "player1", "table", "table__seat0", "table__seat1")
+             .order_by("-pk").first())
+    if match is not None:
+        return match.table, match
+    return Table.objects.select_related("seat0", "seat1").get(pk=table_id), None
+
+
+def open_tables() -> QuerySet[Table]:
+    """Public tables for the lobby, with who sits there."""
+    return Table.objects.filter(is_public=True).select_related("seat0", "seat1")
+
+
+def lobby_tables() -> list[dict[str, Any]]:
+    """The newest public tables with their rules, seats and match in progress (if any)."""
+    tables = list(open_tables().order_by("-created_at")[:LOBBY_SIZE])
+    playing = {
+        match.table_id: match
+        for match in Match.objects.filter(table__in=[t.pk for t in tables],
+                                          status=MatchStatus.PLAYING)
+        .only("pk", "table_id", "status", "score0", "score1")
+    }
+    rows = []
+    for table in tables:
+        match = playing.get(table.pk)
+        row = table_dict(table, match)
+        row["score"] = [match.score0, match.score1] if match is not None else None
+        rows.append(row)
+    return rows
+
+
+def playing_match_id(table_id: int) -> int | None:
+    """The id of the match in progress at ``table_id``, if any."""
+    return (Match.objects.filter(table_id=table_id, status=MatchStatus.PLAYING)
+            .order_by("-pk").values_list("pk", flat=True).first())
+
+
+# -- the state: the public part once per change, the viewer's part per board -----------------
+
+
+def game_summary(game: GameRecord) -> dict[str, Any]:
+    """An earlier game as the state carries it: no events (see :func:`match_history`)."""
+    return {"number": game.number, "score_before": list(game.score_before),
+            "crawford": game.crawford,
+            "result": None if game.result is None else game.result.to_dict()}
+
+
+def _player_dict(player: Player, seat: int, state: MatchState, clock: Clock | None,
+                 now: float) -> dict[str, Any]:
+    return {
         "seat": seat,
         "id": player.pk,
         "name": player.display_name,
         "rating": round(player.rating, 2),
         "pips": state.pip_counts()[seat],
         "score": state.score[seat],
-        "reserve": None,
+        "reserve": None if clock is None else round(clock.remaining(seat, now), 3),
     }
-    if match.clock is not None:
-        data["reserve"] = round(Clock.from_dict(match.clock).remaining(seat, now), 3)
-    return data
 
 
-def match_state(match: Match, viewer: Player | None = None) -> dict[str, Any]:
-    """The full public state of ``match``; legal plays only for the viewer who must act."""
-    state = load_state(match)
+def public_state(match: Match, state: MatchState | None = None) -> dict[str, Any]:
+    """Everything every board of ``match`` is shown, whoever looks: no viewer's part.
+
+    ``state`` is the engine state of ``match.snapshot`` when the caller already has it.
+    Needs ``player0``, ``player1`` and ``table`` with its seats loaded (no query then).
+    Earlier games are summaries; the current (or last) game carries its events.
+    """
+    state = state or load_state(match)
+    clock = Clock.from_dict(match.clock) if match.clock is not None else None
     now = timezone.now().timestamp()
-    acting = state.player_to_act
-    viewer_seat = match.seat_of(viewer) if viewer is not None else None
-    position_id, match_id = gnubg_ids(state)
-    data: dict[str, Any] = {
+    position_id, gnubg_match_id = gnubg_ids(state)
+    winner = state.winner
+    winner_player = None if winner is None else (match.player0_id, match.player1_id)[winner]
+    return {
         "type": "state",
+        "protocol": PROTOCOL_VERSION,
         "match_id": match.pk,
         "table_id": match.table_id,
         "version": match.version,
@@ -64,48 +154,115 @@ def match_state(match: Match, viewer: Player | None = None) -> dict[str, Any]:
         "match_length": state.rules.match_length,
         "rules": state.rules.to_dict(),
         "crawford": state.crawford,
-        "players": [_player_dict(match, seat, state, now) for seat in (0, 1)],
+        "players": [_player_dict(player, seat, state, clock, now)
+                    for seat, player in enumerate((match.player0, match.player1))],
         "score": list(state.score),
         "board": board_dict(state.board),
         "player_on_roll": state.player_on_roll,
-        "player_to_act": acting,
+        "player_to_act": state.player_to_act,
         "dice": list(state.dice) if state.dice else None,
         "cube": {"value": state.cube_value, "owner": state.cube_owner,
                  "may_double": state.may_double()},
         "deadline": match.deadline.isoformat() if match.deadline else None,
         "clock": match.clock,
         "position_id": position_id,
-        "gnubg_match_id": match_id,
-        "your_seat": viewer_seat,
-        "winner": None if state.winner is None else state.winner,
-        "games": [g.to_dict() for g in state.games],
+        "gnubg_match_id": gnubg_match_id,
+        "winner": winner,
+        "winner_player_id": winner_player,
+        "games": [*(game_summary(game) for game in state.games[:-1]),
+                  state.games[-1].to_dict()],
         "dice_commitment": match.dice_commitment,
         "rematch_offers": list(match.rematch_offers),  # seats asking for a rematch (over)
-        "legal_plays": None,
+        "table": table_dict(match.table, match),
     }
-    if viewer_seat is not None and viewer_seat == acting and state.dice is not None:
-        data["legal_plays"] = [
-            {
-                "notation": play.notation(),
-                "moves": [[m.source, m.destination, m.hit] for m in play.moves],
-                "position_id": play.position.to_id(),
-            }
-            for play in state.legal_plays()
-        ]
+
+
+def acting_plays(state: MatchState) -> list[dict[str, Any]] | None:
+    """The legal plays of the player who must play now (phase ``move``), else ``None``.
+
+    The engine computed them when the dice were rolled; only that player's boards get them.
+    """
+    if state.phase is not Phase.MOVE:
+        return None
+    return [
+        {
+            "notation": play.notation(),
+            "moves": [[m.source, m.destination, m.hit] for m in play.moves],
+            "position_id": play.position.to_id(),
+        }
+        for play in state.legal_plays()
+    ]
+
+
+def for_viewer(public: dict[str, Any], viewer_id: int | None,
+               plays: list[dict[str, Any]] | None) -> dict[str, Any]:
+    """``public`` as ``viewer_id`` (``None``: anonymous) is sent it, at this moment: their
+    seat, the legal plays if they must play now, and the server's clock. No query."""
+    data = dict(public)
+    seat = None
+    if viewer_id is not None and data.get("players"):
+        seat = next((p["seat"] for p in data["players"] if p["id"] == viewer_id), None)
+    if "match_id" in data and data["match_id"] is not None:
+        data["your_seat"] = seat
+        acting = seat is not None and seat == data["player_to_act"] and data["dice"] is not None
+        data["legal_plays"] = plays if acting else None
+    data["viewer_id"] = viewer_id
+    data["server_time"] = time.time()
     return data
 
 
+def live_update(match: Match, state: MatchState) -> dict[str, Any]:
+    """The group message a service broadcasts after changing ``match``: the public state,
+    once, and the legal plays that only the acting player's boards add."""
+    return {"type": "match.state", "state": public_state(match, state),
+            "plays": acting_plays(state)}
+
+
+def table_public_state(table_id: int) -> tuple[dict[str, Any], list[dict[str, Any]] | None]:
+    """The public state of a table (its current or last match, or the bare table) and the
+    acting player's legal plays, read from the database. Raises ``Table.DoesNotExist``."""
+    table, match = read_table(table_id)
+    if match is None:
+        return {"type": "table", "protocol": PROTOCOL_VERSION, "match_id": None,
+                "version": None, "table": table_dict(table, None)}, None
+    state = load_state(match)
+    return public_state(match, state), acting_plays(state)
+
+
+def table_state(table_id: int, viewer: Player | None) -> dict[str, Any]:
+    """Everything a board at ``table_id`` shows to ``viewer`` (``None``: a spectator), read
+    from the database: what the socket sends on connect and ``sync``. Raises
+    ``Table.DoesNotExist``."""
+    public, plays = table_public_state(table_id)
+    return for_viewer(public, None if viewer is None else viewer.pk, plays)
+
+
+def match_state(match: Match, viewer: Player | None = None) -> dict[str, Any]:
+    """The state of ``match`` for ``viewer``, as the REST API serves it (the same as the
+    socket's). Needs the players and the table with its seats loaded."""
+    state = load_state(match)
+    return for_viewer(public_state(match, state), None if viewer is None else viewer.pk,
+                      acting_plays(state))
+
+
+def match_history(match: Match) -> dict[str, Any]:
+    """Every game of ``match`` with all its events: ``{"type": "history"}``'s answer."""
+    state = load_state(match)
+    return {"type": "history", "protocol": PROTOCOL_VERSION, "match_id": match.pk,
+            "version": match.version, "games": [game.to_dict() for game in state.games]}
+
+
+# -- queries ------------------------------------------------------------------------------------
+
+
 def visible_matches(viewer: Player | None) -> QuerySet[Match]:
-    """Matches a viewer may read: public tables' matches, and their own."""
-    queryset = Match.objects.select_related("player0", "player1", "table", "winner")
+    """Matches a viewer may read: public tables' matches, and their own; with everything
+    :func:`match_state` needs."""
+    queryset = Match.objects.select_related("player0", "player1", "table", "table__seat0",
+                                            "table__seat1", "winner")
     if viewer is None:
         return queryset.filter(table__is_public=True)
     return queryset.filter(Q(table__is_public=True) | Q(player0=viewer) | Q(player1=viewer))
-
-
-def open_tables() -> QuerySet[Table]:
-    """Public tables for the lobby, with who sits there."""
-    return Table.objects.filter(is_public=True).select_related("seat0", "seat1")
 
 
 def match_events(match: Match) -> QuerySet[Event]:

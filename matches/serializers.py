@@ -173,17 +173,27 @@ class MatchSummarySerializer(serializers.ModelSerializer[Match]):
     player0 = PlayerBriefSerializer(read_only=True)
     player1 = PlayerBriefSerializer(read_only=True)
     status = serializers.SerializerMethodField()
+    winner = serializers.SerializerMethodField(
+        help_text="The winner's seat (0 or 1), as in the state; null while playing or when "
+                  "nobody won.")
+    winner_player_id = serializers.IntegerField(source="winner_id", read_only=True,
+                                                allow_null=True)
     match_length = serializers.IntegerField(source="table.match_length", read_only=True,
                                             allow_null=True)
 
     class Meta:
         model = Match
         fields = ["id", "table", "player0", "player1", "status", "score0", "score1", "winner",
-                  "match_length", "version", "started_at", "finished_at"]
+                  "winner_player_id", "match_length", "version", "started_at", "finished_at"]
         read_only_fields = fields
 
     def get_status(self, match: Match) -> str:
         return MatchStatus(match.status).name.lower()
+
+    def get_winner(self, match: Match) -> int | None:
+        if match.winner_id is None:
+            return None
+        return 0 if match.winner_id == match.player0_id else 1
 
 
 class MatchFilterSerializer(serializers.Serializer[Any]):
@@ -234,7 +244,8 @@ class LegalPlaySerializer(serializers.Serializer[Any]):
 class MatchStateSerializer(serializers.Serializer[Any]):
     """The state of a match (documents ``matches.selectors.match_state``)."""
 
-    type = serializers.CharField()
+    type = serializers.CharField(help_text="Always 'state'.")
+    protocol = serializers.IntegerField(help_text="The protocol version (docs/protocol.md).")
     match_id = serializers.IntegerField()
     table_id = serializers.IntegerField()
     version = serializers.IntegerField(help_text="Send it back as expected_version.")
@@ -258,8 +269,14 @@ class MatchStateSerializer(serializers.Serializer[Any]):
     position_id = serializers.CharField()
     gnubg_match_id = serializers.CharField()
     your_seat = serializers.IntegerField(allow_null=True)
-    winner = serializers.IntegerField(allow_null=True)
-    games = serializers.ListField(child=serializers.DictField(child=serializers.JSONField()))
+    viewer_id = serializers.IntegerField(allow_null=True, help_text="Your player id.")
+    server_time = serializers.FloatField(help_text="The server's clock, epoch seconds.")
+    winner = serializers.IntegerField(allow_null=True, help_text="The match winner's seat.")
+    winner_player_id = serializers.IntegerField(allow_null=True)
+    games = serializers.ListField(
+        child=serializers.DictField(child=serializers.JSONField()),
+        help_text="Earlier games as summaries (no events), the current game last with its "
+                  "events; GET .../history/ has every event.")
     dice_commitment = serializers.CharField()
     rematch_offers = serializers.ListField(
         child=serializers.IntegerField(),
@@ -268,6 +285,18 @@ class MatchStateSerializer(serializers.Serializer[Any]):
         many=True, allow_null=True,
         help_text="Only for the player who must play now; null otherwise.",
     )
+    table = serializers.DictField(child=serializers.JSONField(),
+                                  help_text="The table: name, rules, seats, playing.")
+
+
+class MatchHistorySerializer(serializers.Serializer[Any]):
+    """Every game of a match with all its events."""
+
+    type = serializers.CharField(help_text="Always 'history'.")
+    protocol = serializers.IntegerField()
+    match_id = serializers.IntegerField()
+    version = serializers.IntegerField()
+    games = serializers.ListField(child=serializers.DictField(child=serializers.JSONField()))
 
 
 class EventSerializer(serializers.ModelSerializer[Event]):

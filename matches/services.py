@@ -14,7 +14,7 @@ from typing import Any, Final
 from django.db import transaction
 from django.utils import timezone
 
-from matches import access, broadcast, presence
+from matches import access, broadcast, presence, selectors
 from matches.errors import ServiceError
 from matches.late_penalty import late_start_score
 from matches.models import (
@@ -129,11 +129,13 @@ def current_match(table: Table) -> Match | None:
 
 
 @transaction.atomic
-def table_sit(*, table_id: int, player: Player, seat: int | None = None,
+def table_sit(*, table_id: int, player: Player | None, seat: int | None = None,
               invite: str | None = None) -> Table:
     """Sit ``player`` at the table (the first free seat, or ``seat``); when both seats are
     taken the match starts at once. A private table needs ``invite`` unless the player is
-    its creator or a seat is reserved for them."""
+    its creator or a seat is reserved for them. ``None`` (anonymous) is refused:
+    ``not_authenticated``."""
+    player = _require_player(player, "Log in to take a seat.")
     table = Table.objects.select_for_update().get(pk=table_id)
     if player.pk in (table.seat0_id, table.seat1_id):
         raise ServiceError("already_seated", "You already sit at this table.")
@@ -155,11 +157,10 @@ def table_sit(*, table_id: int, player: Player, seat: int | None = None,
     setattr(table, f"seat{free[0]}_since", timezone.now())
     table.save(update_fields=[f"seat{free[0]}", f"seat{free[0]}_since"])
     if table.seat0_id and table.seat1_id and current_match(table) is None:
-        match_start(table=table)
+        match_start(table=table)  # its first state reaches every board of the table
+    else:
+        _broadcast_table_state(table.pk)
     broadcast.broadcast_on_commit(broadcast.LOBBY_GROUP, {"type": "lobby.changed"})
-    broadcast.broadcast_on_commit(
-        broadcast.table_group(table.pk), {"type": "table.changed", "table_id": table.pk}
-    )
     return table
 
 
@@ -177,8 +178,9 @@ def table_new_invite(*, table_id: int, player: Player) -> Table:
 
 
 @transaction.atomic
-def table_stand(*, table_id: int, player: Player) -> Table:
+def table_stand(*, table_id: int, player: Player | None) -> Table:
     """Leave a seat; refused while a match is being played there (resign instead)."""
+    player = _require_player(player, "Log in first.")
     table = Table.objects.select_for_update().get(pk=table_id)
     if player.pk not in (table.seat0_id, table.seat1_id):
         raise ServiceError("not_seated", "You do not sit at this table.")
@@ -188,10 +190,26 @@ def table_stand(*, table_id: int, player: Player) -> Table:
     setattr(table, field, None)
     table.save(update_fields=[field])
     broadcast.broadcast_on_commit(broadcast.LOBBY_GROUP, {"type": "lobby.changed"})
-    broadcast.broadcast_on_commit(
-        broadcast.table_group(table.pk), {"type": "table.changed", "table_id": table.pk}
-    )
+    _broadcast_table_state(table.pk)
     return table
+
+
+def _require_player(player: Player | None, detail: str) -> Player:
+    if player is None:
+        raise ServiceError("not_authenticated", detail)
+    return player
+
+
+def _broadcast_table_state(table_id: int) -> None:
+    """After commit, push the table's state (its seats changed) to every board of it: read
+    once here, not once per board."""
+
+    def send() -> None:
+        public, plays = selectors.table_public_state(table_id)
+        broadcast.broadcast_now(broadcast.table_group(table_id),
+                                {"type": "table.state", "state": public, "plays": plays})
+
+    transaction.on_commit(send, robust=True)
 
 
 # -- starting a match ----------------------------------------------------------------------
@@ -210,8 +228,8 @@ def match_start(*, table: Table, scripted_dice: list[list[int]] | None = None) -
     state = MatchState.new(rules, score=start_score)
     match = Match.objects.create(
         table=table,
-        player0_id=table.seat0_id,
-        player1_id=table.seat1_id,
+        player0=table.seat0,  # type: ignore[misc]  # both seated: checked above
+        player1=table.seat1,  # type: ignore[misc]
         snapshot=state.to_dict(),
         dice_commitment=dice.commitment,
         dice_seed=dice.seed_hex,
@@ -226,7 +244,7 @@ def match_start(*, table: Table, scripted_dice: list[list[int]] | None = None) -
     start: dict[str, Any] = {"rules": rules.to_dict(), "commitment": match.dice_commitment}
     if late is not None:  # the starting score a late-arrival penalty gave, and why
         start.update(start_score=list(start_score), late_penalty=late)
-    events = [_event(match, LogKind.START, start, 0, None)]
+    events = [_event(match, LogKind.START, start, 0)]
     _advance(match, state, events, now)
     return match
 
@@ -236,30 +254,40 @@ def match_start(*, table: Table, scripted_dice: list[list[int]] | None = None) -
 
 @dataclass(frozen=True)
 class ActResult:
+    """What an action did: the match as saved, the events logged, the new engine state."""
+
     match: Match
     events: list[Event]
+    state: MatchState
 
 
 def match_act(
     *,
     match_id: int,
-    player: Player,
+    player: Player | None,
     action: str,
     expected_version: int,
     play: str | None = None,
     actor: Any = None,
     now: datetime | None = None,
+    table_id: int | None = None,
 ) -> ActResult:
     """Apply a player's action: ``roll``, ``double``, ``take``, ``drop``, ``play`` (with the
     play's notation) or ``resign``, made against ``expected_version``.
 
     Raises :class:`ServiceError` with codes ``unknown_action``, ``not_found``,
     ``match_over``, ``not_a_player``, ``stale_version``, ``not_your_turn`` and
-    ``illegal_action`` (the engine's message as detail). Nothing changes on an error,
+    ``illegal_action`` (the engine's message as detail), ``not_authenticated`` for no
+    player, and ``no_match`` when ``table_id`` is given and the match is not played at that
+    table. Nothing changes on an error,
     except ``flag_fell``: the acting player's deadline had passed when this request got the
     lock, so the flag is recorded (and committed) instead of the action. ``now`` is for
     tests; it defaults to the time the lock is held.
+
+    Queries: the locked read, one insert of the events (a game's end adds its ``Game`` row)
+    and the match's update; a match's end also rates it and frees the table.
     """
+    player = _require_player(player, "Log in to play.")
     if action not in PLAYER_ACTIONS:
         raise ServiceError("unknown_action", f"Unknown action {action!r}; "
                            f"expected one of {', '.join(PLAYER_ACTIONS)}.")
@@ -267,6 +295,8 @@ def match_act(
         raise ServiceError("invalid_play", "A play needs its notation, such as '24/18 13/10'.")
     with transaction.atomic():
         match = _locked_match(match_id)
+        if table_id is not None and match.table_id != table_id:
+            raise ServiceError("no_match", f"Match {match_id} is not played at this table.")
         now = now or timezone.now()
         # A move and a flag that race resolve to one outcome: whoever holds the lock first
         # decides, and a move that gets it after the deadline is too late.
@@ -279,8 +309,9 @@ def match_act(
             if action != "resign" and state.player_to_act != seat:
                 raise ServiceError("not_your_turn", "It is not your turn to act.")
             engine_action = _engine_action(action, seat, state, play, MatchDice(match))
-            events = _apply_and_advance(match, state, engine_action, actor or player.user, now)
-            return ActResult(match, events)
+            events, new_state = _apply_and_advance(match, state, engine_action,
+                                                   _actor_id(actor) or player.user_id, now)
+            return ActResult(match, events, new_state)
         flag_locked(match, load_state(match), now)
     raise ServiceError("flag_fell", "Time ran out before this action arrived: the flag fell.")
 
@@ -304,8 +335,11 @@ def _engine_action(action: str, seat: int, state: MatchState, play: str | None,
 
 
 def _locked_match(match_id: int) -> Match:
+    """The match, locked, with what its state needs (table, seats, players) in one query."""
     try:
-        match = Match.objects.select_for_update().select_related("table").get(pk=match_id)
+        match = (Match.objects.select_for_update(of=("self",))
+                 .select_related("table", "table__seat0", "table__seat1", "player0", "player1")
+                 .get(pk=match_id))
     except Match.DoesNotExist:
         raise ServiceError("not_found", f"There is no match {match_id}.") from None
     if match.is_finished:
@@ -322,25 +356,28 @@ def _check_version(match: Match, expected_version: int) -> None:
         )
 
 
-def _apply_and_advance(match: Match, state: MatchState, action: Action, actor: Any,
-                       now: datetime, *, logged: dict[str, Any] | None = None) -> list[Event]:
-    """Apply ``action`` then everything the server does by itself. Caller holds the lock.
+def _apply_and_advance(match: Match, state: MatchState, action: Action, actor_id: int | None,
+                       now: datetime, *, logged: dict[str, Any] | None = None,
+                       earlier: list[Event] | None = None) -> tuple[list[Event], MatchState]:
+    """Apply ``action`` then everything the server does by itself, save and broadcast; return
+    the events and the final state. Caller holds the lock.
 
     ``logged`` adds to the action's event payload what the engine does not know (why, when):
-    each event is written once, with its final payload."""
+    each event is written once, with its final payload. ``earlier`` are events already logged
+    in this transaction, still to be written (before this action's)."""
     try:
         new_state = state.apply(action)
     except EngineError as error:
         raise ServiceError("illegal_action", str(error)) from error
-    events = _log_action(match, state, new_state, action, actor, logged)
+    events = [*(earlier or []), *_log_action(match, state, new_state, action, actor_id, logged)]
     # A player's own roll after their cube decision is the same turn: same clock, same delay.
     same_turn = isinstance(action, Roll) and new_state.phase is Phase.MOVE
-    _advance(match, new_state, events, now, same_turn=same_turn)
-    return events
+    final = _advance(match, new_state, events, now, same_turn=same_turn)
+    return events, final
 
 
 def _log_action(match: Match, before: MatchState, after: MatchState, action: Action,
-                actor: Any, logged: dict[str, Any] | None = None) -> list[Event]:
+                actor_id: int | None, logged: dict[str, Any] | None = None) -> list[Event]:
     payload: dict[str, Any] = {"action": action.to_dict(), **(logged or {})}
     if isinstance(action, PlayMove):
         # Store the canonical notation the engine matched, whatever the client typed.
@@ -349,29 +386,32 @@ def _log_action(match: Match, before: MatchState, after: MatchState, action: Act
         if played and played[-1].play is not None:
             payload["action"]["play"] = played[-1].play
     kind = LogKind(payload["action"]["type"])
-    sequence = _next_sequence(match)
-    events = [_event(match, kind, payload, before.game_number, actor, sequence)]
+    events = [_event(match, kind, payload, before.game_number, actor_id)]
     events += _game_end_events(match, before, after)
     return events
 
 
-def _next_sequence(match: Match) -> int:
-    last = match.events.order_by("-sequence").values_list("sequence", flat=True).first()
-    return 0 if last is None else last + 1
+def _actor_id(actor: Any) -> int | None:
+    """The user id to log for ``actor`` (a user, or ``None``; anonymous users log none)."""
+    if actor is None or not getattr(actor, "is_authenticated", False):
+        return None
+    return int(actor.pk)
 
 
-def _event(match: Match, kind: str, payload: dict[str, Any], game_number: int, actor: Any,
-           sequence: int | None = None) -> Event:
-    if actor is not None and not getattr(actor, "is_authenticated", False):
-        actor = None
-    return Event.objects.create(
-        match=match,
-        sequence=_next_sequence(match) if sequence is None else sequence,
-        game_number=game_number,
-        kind=kind,
-        actor=actor,
-        payload=payload,
-    )
+def _event(match: Match, kind: str, payload: dict[str, Any], game_number: int,
+           actor_id: int | None = None) -> Event:
+    """The next event of ``match``'s log, numbered from the match's own counter (no query);
+    written by :func:`_save` with the match, in the same transaction."""
+    event = Event(match=match, sequence=match.next_sequence, game_number=game_number,
+                  kind=kind, actor_id=actor_id, payload=payload)
+    match.next_sequence += 1
+    return event
+
+
+def _save(match: Match, events: list[Event]) -> None:
+    """Write the new events (one insert) and the match (one update). Caller holds the lock."""
+    Event.objects.bulk_create(events)
+    match.save()
 
 
 _ENDING: Final = {
@@ -397,17 +437,21 @@ def _game_end_events(match: Match, before: MatchState, after: MatchState) -> lis
     else:
         ending = _ENDING.get(result.reason, GameEnding.ADJUDICATED)
     winner = match.player0 if result.winner == 0 else match.player1
-    Game.objects.update_or_create(
-        match=match, number=now.number,
-        defaults={"winner": winner, "points": result.points, "cube_value": result.cube_value,
-                  "ending": ending, "finished_at": timezone.now()},
+    # A game ends once: a plain insert (one query) where update_or_create would read first.
+    Game.objects.create(
+        match=match, number=now.number, winner=winner, points=result.points,
+        cube_value=result.cube_value, ending=ending, finished_at=timezone.now(),
     )
-    return [_event(match, LogKind.GAME_END, result.to_dict(), now.number, None)]
+    return [_event(match, LogKind.GAME_END, result.to_dict(), now.number)]
 
 
 def _advance(match: Match, state: MatchState, events: list[Event], now: datetime, *,
-             same_turn: bool = False) -> None:
-    """Do what the server does by itself, then save and broadcast. Caller holds the lock.
+             same_turn: bool = False) -> MatchState:
+    """Do what the server does by itself, then save and broadcast; return the final state.
+    Caller holds the lock.
+
+    The broadcast carries the new public state, computed here once for every board of the
+    table (see :func:`matches.selectors.live_update`).
 
     Opening rolls, a roll when the player on roll has no cube decision (cube off, owned by
     the opponent, Crawford, at its limit), and the next game after a game ends. A roll with
@@ -430,17 +474,19 @@ def _advance(match: Match, state: MatchState, events: list[Event], now: datetime
     match.score0, match.score1 = state.score
     match.version += 1
     _restart_clock(match, state, now, same_turn=same_turn)
-    if state.is_over:
+    finished = state.is_over
+    if finished:
         _finish_match(match, state, events, now)
-    match.save()
-    broadcast.broadcast_on_commit(
-        broadcast.table_group(match.table_id),
-        {"type": "match.changed", "match_id": match.pk, "version": match.version},
-    )
+    _save(match, events)
+    if finished:
+        match_finished.send(sender=Match, match=match)
+    broadcast.broadcast_on_commit(broadcast.table_group(match.table_id),
+                                  selectors.live_update(match, state))
     if match.has_bot and not state.is_over:
         from matches.bots import schedule_bot_turn
 
         schedule_bot_turn(match)
+    return state
 
 
 def _restart_clock(match: Match, state: MatchState, now: datetime, *,
@@ -476,9 +522,10 @@ def _finish_match(match: Match, state: MatchState, events: list[Event], now: dat
                   voided: bool = False) -> None:
     """Score and close a match whose engine state is over. Caller holds the lock and saves.
 
-    Sets status and winner, reveals the dice seed, updates ratings and tells listeners
-    (tournaments) through :data:`matches.signals.match_finished`. A ``voided`` match ends
-    here too, mid-game: no winner, no rating change, its clock stopped.
+    Sets status and winner, reveals the dice seed, updates ratings and frees the table; the
+    caller tells listeners (tournaments) through :data:`matches.signals.match_finished` once
+    the match is saved. A ``voided`` match ends here too, mid-game: no winner, no rating
+    change, its clock stopped.
     """
     reason = state.end_reason
     if voided:
@@ -499,15 +546,20 @@ def _finish_match(match: Match, state: MatchState, events: list[Event], now: dat
     events.append(_event(match, LogKind.MATCH_END, {
         "winner": None if voided else state.winner, "score": list(state.score),
         "reason": "void" if voided else None if reason is None else reason.value,
-    }, state.game_number, None))
+    }, state.game_number))
     # A bot's match changes ratings only where its table says so (Table.bots_rated).
     rated = match.table.is_rated and (not match.has_bot or match.table.bots_rated)
     if rated and match.winner is not None and state.rules.match_length:
         _update_ratings(match, state.rules.match_length)
-    table = match.table
-    Table.objects.filter(pk=table.pk).update(seat0=None, seat1=None)
+    _free_table(match)
     broadcast.broadcast_on_commit(broadcast.LOBBY_GROUP, {"type": "lobby.changed"})
-    match_finished.send(sender=Match, match=match)
+
+
+def _free_table(match: Match) -> None:
+    """Free both seats of the match's table (in the database and in the loaded table, which
+    the broadcast state shows)."""
+    Table.objects.filter(pk=match.table_id).update(seat0=None, seat1=None)
+    match.table.seat0 = match.table.seat1 = None
 
 
 def _update_ratings(match: Match, length: int) -> None:
@@ -526,6 +578,8 @@ def _update_ratings(match: Match, length: int) -> None:
         player.rating += delta
         player.experience += length
         player.save(update_fields=["rating", "experience"])
+        shown = match.player0 if player.pk == match.player0_id else match.player1
+        shown.rating, shown.experience = player.rating, player.experience
 
 
 # -- server and referee decisions ------------------------------------------------------------
@@ -563,7 +617,7 @@ def match_forfeit(*, match_id: int, loser: Player, reason: str, actor: Any = Non
         if seat is None:
             raise ServiceError("not_a_player", "Only a player of this match can forfeit it.")
         state = load_state(match)
-        _apply_and_advance(match, state, Forfeit(seat), actor, timezone.now(),
+        _apply_and_advance(match, state, Forfeit(seat), _actor_id(actor), timezone.now(),
                            logged={"reason": reason})
         return match
 
@@ -588,7 +642,7 @@ def match_adjudicate(*, match_id: int, referee: Any, winner: Player, scope: str,
             raise ServiceError("not_a_player", "The winner must be a player of this match.")
         state = load_state(match)
         action = Adjudicate(winner=seat, scope=scope_value, points=points, reason=reason)
-        _apply_and_advance(match, state, action, referee, timezone.now())
+        _apply_and_advance(match, state, action, _actor_id(referee), timezone.now())
         return match
 
 
@@ -601,14 +655,14 @@ def match_void(*, match_id: int, referee: Any, reason: str) -> Match:
     with transaction.atomic():
         match = _locked_match(match_id)
         state = load_state(match)
-        events = [_event(match, LogKind.VOID, {"reason": reason}, state.game_number, referee)]
+        events = [_event(match, LogKind.VOID, {"reason": reason}, state.game_number,
+                         _actor_id(referee))]
         match.version += 1
         _finish_match(match, state, events, timezone.now(), voided=True)
-        match.save()
-        broadcast.broadcast_on_commit(
-            broadcast.table_group(match.table_id),
-            {"type": "match.changed", "match_id": match.pk, "version": match.version},
-        )
+        _save(match, events)
+        match_finished.send(sender=Match, match=match)
+        broadcast.broadcast_on_commit(broadcast.table_group(match.table_id),
+                                      selectors.live_update(match, state))
         return match
 
 
@@ -635,16 +689,19 @@ def match_verify(*, match_id: int) -> Verification:
     return Verification(True, len(events), f"{len(events)} events replay to the stored state")
 
 
-def match_end_session(*, match_id: int, player: Player,
-                      expected_version: int | None = None) -> Match:
+def match_end_session(*, match_id: int, player: Player | None,
+                      expected_version: int | None = None, table_id: int | None = None) -> Match:
     """End a money session (either player may close it), made against ``expected_version``
     when given.
 
     The next game starts as soon as one ends, so a session is never between games: the
     player who ends it resigns the game in progress first (single × cube to the opponent).
     """
+    player = _require_player(player, "Log in to end the session.")
     with transaction.atomic():
         match = _locked_match(match_id)
+        if table_id is not None and match.table_id != table_id:
+            raise ServiceError("no_match", f"Match {match_id} is not played at this table.")
         seat = match.seat_of(player)
         if seat is None:
             raise ServiceError("not_a_player", "Only a player may end the session.")
@@ -654,10 +711,12 @@ def match_end_session(*, match_id: int, player: Player,
         if not state.rules.is_money:
             raise ServiceError("illegal_action", "Only a money session can be ended; "
                                "a match ends when a player reaches the match length.")
+        earlier: list[Event] = []
         if state.phase.in_game:
             resigned = state.apply(Resign(seat))
-            _log_action(match, state, resigned, Resign(seat), player.user)
+            earlier = _log_action(match, state, resigned, Resign(seat), player.user_id)
             state = resigned
-        _apply_and_advance(match, state, EndSession(), player.user, timezone.now())
+        _apply_and_advance(match, state, EndSession(), player.user_id, timezone.now(),
+                           earlier=earlier)
         return match
 

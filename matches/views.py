@@ -19,12 +19,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from matches import access, profiles, services
-from matches.consumers import lobby_tables, table_state
 from matches.errors import ServiceError
 from matches.forms import SignUpForm, TableForm
 from matches.models import Match, MatchStatus, Player, Table
 from matches.rating_graph import rating_graph_svg
 from matches.review import can_review, review_data
+from matches.selectors import lobby_tables, table_state
 from matches.ui_strings import board_strings, lobby_strings, review_strings
 
 

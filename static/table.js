@@ -389,6 +389,8 @@ function send(message) {
 function receiveState(next) {
   const sameMatch = hasMatch() && next.match_id === state.match_id;
   if (sameMatch && next.version < state.version) return;  // an older state overtaken by a newer one
+  // A version gap means a pushed state was lost on the way: ask for the full state.
+  if (sameMatch && next.version > state.version + 1) send({ type: 'sync' });
   const before = state;
   state = next;
   clockOffset = (state.server_time ?? Date.now() / 1000) - Date.now() / 1000;

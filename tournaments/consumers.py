@@ -17,7 +17,6 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from matches.consumers import scope_user
 from matches.models import Player
 from matches.socket_limits import GuardedSocket
 from tournaments.models import Tournament
@@ -62,7 +61,7 @@ CLOSE_NOT_LOGGED_IN = 4401
 
 
 def _player_of(scope: dict[str, Any]) -> Player | None:
-    user = scope_user(scope)
+    user = scope.get("user")  # a session's, or an API token's (matches.auth)
     if user is None or not getattr(user, "is_authenticated", False):
         return None
     return Player.objects.filter(user=user).first()

@@ -116,9 +116,11 @@ export function renderMoves(box, state, words) {
     const section = html('section', { class: 'game', 'data-game': game.number });
     section.append(gameHeading(words, game, state.match_length));
     const list = html('ol', { class: 'events' });
-    game.events.forEach((event, i) => {
+    // Earlier games come as summaries without events (protocol 1: constant-size states).
+    const events = game.events || [];
+    events.forEach((event, i) => {
       // a roll is shown with the play that follows it; only a roll still to be played stands alone
-      if (event.type === 'roll' && i < game.events.length - 1) return;
+      if (event.type === 'roll' && i < events.length - 1) return;
       list.append(html('li', { class: `ev ${event.type}` }, ...eventNodes(words, state.players, event)));
     });
     if (game.result) list.append(html('li', { class: 'ev result' }, ...resultNodes(words, state.players, game.result)));

@@ -23,7 +23,9 @@ from matches.secret_fields import SECRET_FIELDS, lookup_reads_secret
 
 pytestmark = pytest.mark.django_db
 
-_TOKEN = re.compile(rb'name="csrfmiddlewaretoken" value="[^"]*"|csrftoken=[^;]*')
+# CSRF tokens change on every request; a state's server_time is the clock of the answer.
+_TOKEN = re.compile(rb'name="csrfmiddlewaretoken" value="[^"]*"|csrftoken=[^;]*'
+                    rb'|"server_time":[0-9.]+')
 
 
 @pytest.fixture
@@ -35,7 +37,7 @@ def superuser_client() -> Client:
 
 
 def _answer(client: Client, url: str, echoes: tuple[str, ...] = ()) -> tuple[int, bytes]:
-    """Everything a response says, CSRF tokens aside (they change on every request) and the
+    """Everything a response says, CSRF tokens and the server's clock aside, and the
     guess itself where the page echoes it (the search box shows what was searched)."""
     response = client.get(url)
     body = b"".join(response) if response.streaming else response.content

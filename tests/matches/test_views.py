@@ -140,12 +140,12 @@ def test_the_login_page_links_to_sign_up(client: Client) -> None:
 def test_a_boards_state_is_read_in_one_query(start_match: Callable[..., Match],
                                               django_assert_num_queries: Callable[..., object]
                                               ) -> None:
-    from matches.consumers import read_table, state_for
+    from matches.selectors import table_state
 
     match = start_match(dice=[[3, 1]])
     viewer = Player.objects.get(pk=match.player0_id)
     with django_assert_num_queries(1):  # type: ignore[operator]
-        state = state_for(*read_table(match.table_id), viewer)
+        state = table_state(match.table_id, viewer)
     assert state["legal_plays"] and state["table"]["seats"][0]["id"] == viewer.pk
 
 

@@ -15,7 +15,7 @@ from django.test import Client
 from rest_framework.authtoken.models import Token
 
 from matches import services as match_services
-from matches.consumers import lobby_tables
+from matches.selectors import lobby_tables
 from tests.tournaments.conftest import open_pairings, play_match
 from tournaments import selectors
 
