@@ -164,14 +164,14 @@ def test_bad_requests_get_a_clear_error_and_change_nothing(start_match):
     url = f"/api/matches/{match.pk}/actions/"
 
     malformed = client.post(url, "{not json", content_type="application/json")
-    assert_error(malformed, 400, "malformed")
+    assert_error(malformed, 400, "bad_request")
     missing = assert_error(client.post(url, {"action": "play", "play": "8/5 6/5"},
-                                       format="json"), 400, "invalid")
+                                       format="json"), 400, "bad_request")
     assert "expected_version" in missing["fields"]
     assert_error(post_action(client, match.pk, action="castle", expected_version=version),
-                 400, "invalid")
+                 400, "bad_request")
     assert_error(post_action(client, match.pk, action="play", expected_version=version),
-                 400, "invalid")
+                 400, "bad_request")
     assert_error(post_action(client, match.pk, action="play", play="8/5 6/5",
                              expected_version=version - 1), 409, "stale_version")
     illegal = assert_error(post_action(client, match.pk, action="play", play="24/18",
@@ -246,7 +246,7 @@ def test_match_list_filters(start_match):
     assert ids("?status=finished") == [done.pk]
     assert ids(f"?player={done.player0_id}") == [done.pk]
     assert ids(f"?table={playing.table_id}") == [playing.pk]
-    assert_error(client.get("/api/matches/?status=sleeping"), 400, "invalid")
+    assert_error(client.get("/api/matches/?status=sleeping"), 400, "bad_request")
 
 
 # -- tables and players -------------------------------------------------------------------------
@@ -282,11 +282,11 @@ def test_tables_create_filter_sit_and_stand(make_player):
     assert names("?rated=false") == {"Money"}
     assert names("?clock=true") == {"Blitz"}
     assert names("?public=false", reader=client) == {"Hidden"}
-    assert_error(APIClient().get("/api/tables/?match_length=many"), 400, "invalid")
+    assert_error(APIClient().get("/api/tables/?match_length=many"), 400, "bad_request")
     assert_error(client.post("/api/tables/", {"name": "x", "match_length": 0}, format="json"),
-                 400, "invalid")
+                 400, "bad_request")
     assert_error(client.post("/api/tables/", {"name": "x", "clock_preset": "bullet"},
-                             format="json"), 400, "invalid")
+                             format="json"), 400, "bad_request")
     assert_error(APIClient().post("/api/tables/", {"name": "x"}, format="json"), 401,
                  "not_authenticated")
 
@@ -298,7 +298,7 @@ def test_tables_create_filter_sit_and_stand(make_player):
     assert_error(token_client(bob).post(f"{url}/sit/", {"seat": 0}, format="json"), 409,
                  "seat_taken")
     assert_error(token_client(bob).post(f"{url}/sit/", {"seat": 2}, format="json"), 400,
-                 "invalid")
+                 "bad_request")
     assert_error(token_client(bob).post(f"{url}/stand/"), 409, "not_seated")
     stood = client.post(f"{url}/stand/").json()
     assert stood["free_seats"] == [0, 1]
@@ -324,7 +324,7 @@ def test_players_and_tokens(make_player):
                              format="json")
     assert_error(wrong, 401, "authentication_failed")
     assert_error(APIClient().post("/api/token/", {"username": "alice"}, format="json"), 400,
-                 "invalid")
+                 "bad_request")
     got = APIClient().post("/api/token/", {"username": "alice", "password": "pass-alice"},
                            format="json")
     assert got.status_code == 200
