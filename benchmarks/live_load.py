@@ -410,7 +410,9 @@ def main() -> None:
     secret = os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50)
     env = dict(os.environ, DATABASE_URL=database_url, REDIS_URL=redis_url, SECRET_KEY=secret,
                DEBUG="0", ALLOWED_HOSTS="127.0.0.1,localhost", LOG_LEVEL="WARNING",
-               DJANGO_SETTINGS_MODULE=args.settings, PYTHONUNBUFFERED="1")
+               DJANGO_SETTINGS_MODULE=args.settings, PYTHONUNBUFFERED="1",
+               # Every bot connects from 127.0.0.1: lift the per-address socket limit.
+               TAVLA_SOCKETS_PER_ADDRESS=os.environ.get("TAVLA_SOCKETS_PER_ADDRESS", "100000"))
     os.environ.update({k: env[k] for k in ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG",
                                            "ALLOWED_HOSTS", "LOG_LEVEL",
                                            "DJANGO_SETTINGS_MODULE")})

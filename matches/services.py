@@ -563,23 +563,28 @@ def _free_table(match: Match) -> None:
 
 
 def _update_ratings(match: Match, length: int) -> None:
+    """Rate a finished match (FIBS formula). Locks both players' rows, in id order so two
+    matches finishing at once cannot deadlock; one insert of both records."""
     assert match.winner_id is not None
-    winner = Player.objects.select_for_update().get(pk=match.winner_id)
-    loser_id = match.player1_id if match.winner_id == match.player0_id else match.player0_id
-    loser = Player.objects.select_for_update().get(pk=loser_id)
+    locked = {p.pk: p for p in Player.objects.select_for_update().filter(
+        pk__in=(match.player0_id, match.player1_id)).order_by("pk")}
+    winner = locked[match.winner_id]
+    loser = locked[match.player1_id if match.winner_id == match.player0_id else match.player0_id]
     change = fibs_rating_change(
         winner_rating=winner.rating, loser_rating=loser.rating,
         winner_experience=winner.experience, loser_experience=loser.experience,
         match_length=length,
     )
+    records = []
     for player, delta in ((winner, change.winner_delta), (loser, change.loser_delta)):
-        RatingRecord.objects.create(player=player, match=match, before=player.rating,
-                                    after=player.rating + delta)
+        records.append(RatingRecord(player=player, match=match, before=player.rating,
+                                    after=player.rating + delta))
         player.rating += delta
         player.experience += length
         player.save(update_fields=["rating", "experience"])
         shown = match.player0 if player.pk == match.player0_id else match.player1
         shown.rating, shown.experience = player.rating, player.experience
+    RatingRecord.objects.bulk_create(records)
 
 
 # -- server and referee decisions ------------------------------------------------------------
