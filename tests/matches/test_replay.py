@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from django.db.models.signals import post_save
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from matches import clocks, services
 from matches.audit import dice_audit, mat_export, replay_steps
@@ -105,23 +106,17 @@ def test_a_log_without_its_start_event_does_not_replay(start_match):
 
 
 def test_events_are_written_once_with_their_final_payload(start_match):
-    """The log is append-only: a flag and a forfeit write their events complete, never
-    save them again to add when the flag fell or why the match was forfeited."""
-    saves: list[tuple[str, bool]] = []
-
-    def record(sender: type[Event], instance: Event, created: bool, **kwargs: object) -> None:
-        saves.append((instance.kind, created))
-
+    """The log is append-only: a flag and a forfeit write their events complete (one insert
+    with the match's other new events), never save them again to add when the flag fell or
+    why the match was forfeited."""
     match = start_match(dice=[[3, 1], [3, 1]], match_length=5, clock_enabled=True,
                         clock_delay=1, clock_reserve_seconds=1, clock_reserve_per_point=0)
-    post_save.connect(record, sender=Event)
-    try:
+    with CaptureQueriesContext(connection) as context:
         assert clocks.flag_if_expired(match_id=match.pk, now=match.deadline)
         services.match_forfeit(match_id=match.pk, loser=match.player1, reason="No show")
-    finally:
-        post_save.disconnect(record, sender=Event)
-    assert (LogKind.TIMEOUT, True) in saves and (LogKind.FORFEIT, True) in saves
-    assert all(created for _kind, created in saves), saves
+    writes = [q["sql"] for q in context.captured_queries if '"matches_event"' in q["sql"]
+              and not q["sql"].lstrip().upper().startswith("SELECT")]
+    assert len(writes) == 2 and all(w.lstrip().upper().startswith("INSERT") for w in writes)
     timeout = match.events.get(kind=LogKind.TIMEOUT).payload
     assert set(timeout) == {"action", "flagged_at", "absent"}
     assert match.events.get(kind=LogKind.FORFEIT).payload["reason"] == "No show"
