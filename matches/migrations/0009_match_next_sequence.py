@@ -11,7 +11,7 @@ def count_existing_events(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("matches", "0007_referees_moderate_chat")]
+    dependencies = [("matches", "0008_referees_view_analysis")]
 
     operations = [
         migrations.AddField(
