@@ -238,9 +238,10 @@ class TableConsumer(ChatSocketMixin, _LiveConsumer):
                 seat = content.get("seat")
                 if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
                     raise ServiceError("bad_request", "seat is 0, 1 or absent.")
+                # Present first: the new seat reaches the other boards as soon as it commits.
+                await self._mark_present()
                 await db(services.table_sit)(table_id=self.table_id, player=self.player,
                                              seat=seat, invite=self.invite)
-                await self._mark_present()
                 await self.chat_refresh()
             elif kind == "stand":
                 await db(services.table_stand)(table_id=self.table_id, player=self.player)

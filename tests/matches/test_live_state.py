@@ -83,7 +83,7 @@ def test_every_action_costs_at_most_five_queries(start_match: Callable[..., Matc
     # The locked read, one insert of the events, the match's update; a game's end adds its
     # Game row.
     assert max(cost for _, cost in playing) <= 5, costs
-    assert sorted({cost for _, cost in playing}) == [3, 4]
+    assert 3 in {cost for _, cost in playing} <= {3, 4}
     # The match's end also rates it (both players locked, both records inserted, two
     # updates), frees the table, asks for its analysis (matches.analysis: a read and an
     # insert) and tells a tournament (a read).
