@@ -53,6 +53,7 @@ ERROR_STATUS: Final[dict[str, int]] = {
     "match_in_progress": status.HTTP_409_CONFLICT,
     "table_not_full": status.HTTP_409_CONFLICT,
     "match_live": status.HTTP_409_CONFLICT,
+    "rematch_unavailable": status.HTTP_409_CONFLICT,
     "too_large": status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
     "unsupported_media_type": status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
     "rate_limited": status.HTTP_429_TOO_MANY_REQUESTS,

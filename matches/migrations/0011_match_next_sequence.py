@@ -11,7 +11,7 @@ def count_existing_events(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("matches", "0009_table_late_penalty")]
+    dependencies = [("matches", "0010_match_rematch_offers")]
 
     operations = [
         migrations.AddField(
