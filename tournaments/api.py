@@ -92,6 +92,9 @@ class TournamentSerializer(serializers.Serializer[Any]):
     match_lengths = serializers.ListField(child=serializers.IntegerField())
     over_the_board = serializers.BooleanField()
     no_show_minutes = serializers.IntegerField(allow_null=True)
+    late_penalty = serializers.DictField(
+        child=serializers.IntegerField(), allow_null=True,
+        help_text="Late-arrival penalty: {points, per_minutes} to the opponent, or null.")
     entries = serializers.IntegerField()
     max_entries = serializers.IntegerField(allow_null=True)
     champion = EntrySerializer(allow_null=True)

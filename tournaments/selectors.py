@@ -373,6 +373,9 @@ def tournament_dict(tournament: Tournament) -> dict[str, Any]:
         "match_lengths": tournament.match_lengths,
         "over_the_board": tournament.over_the_board,
         "no_show_minutes": tournament.no_show_minutes,
+        "late_penalty": ({"points": tournament.late_penalty_points,
+                          "per_minutes": tournament.late_penalty_minutes}
+                         if tournament.late_penalty_points else None),
         # An event counts its divisions' players too.
         "entries": Entry.objects.filter(Q(tournament=tournament) | Q(tournament__event=tournament),
                                         status=EntryStatus.ACTIVE).count(),

@@ -115,3 +115,11 @@ async def test_the_socket_announces_changes(make_tournament, director):
                                     headers=[(b"origin", b"http://localhost")])
     connected, code = await missing.connect()
     assert not connected and code == 4404
+
+
+def test_the_api_shows_the_no_show_limit_and_the_late_penalty(client, make_tournament):
+    tournament = make_tournament(2, start=True, late_penalty_points=1,
+                                 late_penalty_minutes=5)
+    data = client.get(f"/api/tournaments/{tournament.pk}/").json()
+    assert data["no_show_minutes"] == 15
+    assert data["late_penalty"] == {"points": 1, "per_minutes": 5}
