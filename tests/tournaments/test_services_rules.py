@@ -178,3 +178,23 @@ def test_the_referees_group_referees_tournaments_from_a_migration(db):
                     .values_list("codename", flat=True))
     assert codenames == {"view_tournament", "view_entry", "view_round", "view_pairing",
                          "view_tournamentlog", "referee_tournament"}
+
+
+def test_a_reinstated_round_robin_player_gets_their_cancelled_games_back(make_tournament,
+                                                                        referee):
+    tournament = make_tournament(4, start=True, format="round_robin")
+    for row in open_pairings(tournament):  # round 1
+        play_match(row, row.entry_b)
+    leaver = tournament.entries.get(seed=4)
+    services.player_withdraw(tournament_id=tournament.pk, player=leaver.player)
+    # 1 of 3 played (the round-2 game was forfeited): annulled, the last game is a bye.
+    assert tournament.pairings.filter(status=PairingStatus.BYE, round__number=3).count() == 1
+    services.entry_reinstate(entry_id=leaver.pk, actor=referee, reason="came back")
+    assert not tournament.pairings.filter(status=PairingStatus.BYE).exists()
+    while open_pairings(tournament):
+        for row in open_pairings(tournament):
+            play_match(row, row.entry_b)
+    tournament.refresh_from_db()
+    assert tournament.status == TournamentStatus.FINISHED
+    games = tournament.pairings.filter(status=PairingStatus.DECIDED)
+    assert sum(1 for r in games if leaver.pk in (r.entry_a_id, r.entry_b_id)) == 3
