@@ -38,7 +38,23 @@ the servers got only 52-65% of a core between them, so these are starved figures
     500 tables, 3 s:  33 actions/s  p50 34 ms    p99 5141 ms   16.1 ms per action
     500 tables, 1 s:  53 actions/s  p50 1771 ms  p99 7272 ms   12.2 ms per action
     (bots 3-4% of a core each; ~2,300 bytes per message; an earlier quieter 200 x 3 s run:
-    58 actions/s, p50 69 ms, p99 3717 ms after a stall, 9.8 ms server CPU per action)
+    58 actions/s, p50 69 ms, p99 3717 ms after a stall, 9.8 ms server CPU per action;
+    the boards' coalesced re-reads skipped versions: 292 and 210 syncs after version gaps
+    in the two 1 s runs)
+
+After (the state pushed once per change; 1 Dec 2026, 11:00 UTC, the machine even busier:
+load ~12 from two Chromium end-to-end runs, three pytest runs, a Celery worker and mypy; the
+servers got 42-64% of a core between them, and at 500 tables the sockets were still opening
+when the window began, so only 125 and 32 tables were in play):
+
+    200 tables, 3 s:  37 actions/s  p50 113 ms   p99 12504 ms  11.5 ms server CPU per action
+    200 tables, 1 s:  82 actions/s  p50 1433 ms  p99 9160 ms   7.8 ms per action
+    500 tables, 3 s:  33 actions/s  p50 28 ms    p99 14250 ms  17.8 ms per action
+    500 tables, 1 s:  10 actions/s  p50 38 ms    p99 19965 ms  (starved: 32 tables in play)
+    (bots 2-5% of a core each; 1,900-2,500 bytes per message; no version gap at all)
+
+Neither run says anything about the targets (p99 <= 100 ms at 500 x 3 s, >= 300 actions/s):
+both measure a starved server. Run it again on a quiet machine.
 """
 
 from __future__ import annotations
