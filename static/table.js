@@ -258,6 +258,7 @@ function renderAround(first = false) {
   updateClocks();
   alerts.title(myTurn());
   page.dataset.version = hasMatch() ? state.version : '';
+  page.dataset.matchId = hasMatch() ? state.match_id : '';
   page.dataset.phase = hasMatch() ? state.phase : 'waiting';
   page.dataset.connection = connectionKind;  // last: the page is drawn for this connection
 }

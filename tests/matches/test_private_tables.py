@@ -162,7 +162,11 @@ async def test_sockets_admit_the_creator_and_the_invited(
                      path=f"/ws/tables/{private_table.pk}/?invite={private_table.invite_token}"
                      ) as socket:
         assert (await receive(socket, "table"))["table"]["id"] == private_table.pk
-    headers = [ORIGIN, *(await sync_to_async(session_cookie)(stranger))]
+        await socket.send_json_to({"type": "sit"})  # the invitation also lets them sit
+        while (message := await socket.receive_json_from(timeout=5))["type"] != "state":
+            assert message["type"] != "error", message
+    outsider = await sync_to_async(make_player)("nobody-invited")  # `stranger` sits there now
+    headers = [ORIGIN, *(await sync_to_async(session_cookie)(outsider))]
     socket = WebsocketCommunicator(application, f"/ws/tables/{private_table.pk}/",
                                    headers=headers)
     connected, _ = await socket.connect(timeout=5)
