@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
@@ -16,19 +17,28 @@ from matches.errors import ServiceError
 from tavla.analysis.bots import STRENGTHS
 
 LENGTHS = (1, 3, 5, 7)
+# The engine's strengths carry English labels; the page shows these (same keys).
+STRENGTH_LABELS = {"beginner": _("Beginner"), "intermediate": _("Intermediate"),
+                   "advanced": _("Advanced"), "world_class": _("World class")}
+
+
+def _length_choices() -> list[tuple[int, str]]:
+    """Called per form, so the words are in the page's language (not the import's)."""
+    return [(n, gettext("%(n)d points") % {"n": n} if n > 1 else gettext("1 point"))
+            for n in LENGTHS]
 
 
 class BotForm(forms.Form):
     strength = forms.ChoiceField(
         label=_("Strength"), initial="intermediate",
-        choices=[(key, _(strength.label)) for key, strength in STRENGTHS.items()],
+        choices=[(key, STRENGTH_LABELS.get(key, strength.label))
+                 for key, strength in STRENGTHS.items()],
         help_text=_("Beginner to intermediate play quickly with gnubg's noise; world class "
                     "thinks 2 plies ahead."),
     )
     match_length = forms.TypedChoiceField(
         label=_("Match to"), coerce=int, initial=3,
-        choices=[(n, _("%(n)d points") % {"n": n} if n > 1 else _("1 point"))
-                 for n in LENGTHS],
+        choices=_length_choices,
     )
     cube_enabled = forms.BooleanField(label=_("doubling cube"), required=False, initial=True)
     rated = forms.BooleanField(label=_("rated"), required=False, initial=False,

@@ -113,6 +113,8 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    # Inside the locale middleware, so the page's language is still active.
+    "tavla.persian_digits.PersianDigitsMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -334,7 +336,7 @@ SPECTACULAR_SETTINGS = {
 # --- Languages, time, static ------------------------------------------------------------
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", _("English")), ("fa", _("Persian"))]
+LANGUAGES = [("en", _("English")), ("fa", _("Persian")), ("tr", _("Turkish"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
 TIME_ZONE = "UTC"

@@ -1,0 +1,275 @@
+"""Persian and Turkish are complete: every entry translated, none fuzzy, placeholders kept,
+the catalogues up to date with the source, and the main pages free of English.
+
+The up-to-date check runs Django's ``makemessages`` (GNU gettext; ``.ci/run`` installs it)
+over a copy of the source into a scratch catalogue, and compares its msgids with the
+committed ones; the committed catalogues are never touched.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import polib
+import pytest
+from django.contrib.auth.models import User
+from django.core.management import call_command
+from django.test import Client
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+LANGUAGES = ("fa", "tr")
+
+# %(name)s, %(n)d, %s, %% — and the {name} placeholders of the board's strings.
+PERCENT = re.compile(r"%(?:\(\w+\))?[sdif]|%%")
+BRACES = re.compile(r"\{\w*\}")
+
+
+def catalogue(language: str) -> polib.POFile:
+    return polib.pofile(str(BASE_DIR / "locale" / language / "LC_MESSAGES" / "django.po"))
+
+
+def translations(entry: polib.POEntry) -> list[tuple[str, str]]:
+    """(source, translation) pairs: one for a plain entry, one per plural form otherwise."""
+    if not entry.msgid_plural:
+        return [(entry.msgid, entry.msgstr)]
+    forms = sorted(entry.msgstr_plural.items())
+    return [(entry.msgid if n == 0 else entry.msgid_plural, text) for n, text in forms]
+
+
+def placeholders(text: str, python_format: bool) -> list[str]:
+    found = sorted(BRACES.findall(text))
+    if python_format:
+        found += sorted(PERCENT.findall(text))
+    return found
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_entry_is_translated_and_none_is_fuzzy(language: str) -> None:
+    po = catalogue(language)
+    active = [e for e in po if not e.obsolete]
+    assert len(active) > 700
+    untranslated = [e.msgid for e in active if not e.translated()]
+    fuzzy = [e.msgid for e in active if "fuzzy" in e.flags]
+    empty_plural = [e.msgid for e in active if e.msgid_plural
+                    and not all(text for _, text in translations(e))]
+    assert untranslated == [] and fuzzy == [] and empty_plural == []
+    assert po.metadata["Language"] == language and not po.metadata_is_fuzzy
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_translations_keep_their_placeholders(language: str) -> None:
+    wrong = []
+    for entry in catalogue(language):
+        if entry.obsolete:
+            continue
+        python_format = "python-format" in entry.flags
+        for source, text in translations(entry):
+            expected = placeholders(source, python_format)
+            # A plural's "one" form may spell out the number instead of %(n)s.
+            if entry.msgid_plural and source == entry.msgid:
+                expected = placeholders(entry.msgid_plural, python_format)
+            if placeholders(text, python_format) != expected:
+                wrong.append((source, text))
+    assert wrong == []
+
+
+def test_the_checker_sees_a_dropped_placeholder() -> None:
+    entry = polib.POEntry(msgid="Welcome back, %(name)s.", msgstr="Hoş geldiniz.",
+                          flags=["python-format"])
+    (source, text), = translations(entry)
+    assert placeholders(source, True) != placeholders(text, True)
+    assert placeholders("{name} wins {points}", False) != placeholders("{name} kazanır", False)
+
+
+def _keys(po: polib.POFile) -> set[tuple[str | None, str, str]]:
+    return {(e.msgctxt, e.msgid, e.msgid_plural or "") for e in po if not e.obsolete}
+
+
+@pytest.fixture(scope="module")
+def fresh_msgids(tmp_path_factory: pytest.TempPathFactory) -> set[tuple[str | None, str, str]]:
+    """The msgids the source uses today, from makemessages over a copy of the source."""
+    if not shutil.which("xgettext") or not shutil.which("msgmerge"):
+        pytest.fail("GNU gettext is needed (apt-get install gettext; .ci/run installs it)")
+    from django.conf import settings
+
+    work = tmp_path_factory.mktemp("makemessages")
+    ignore = shutil.ignore_patterns(".*", "__pycache__", "node_modules", "var", "locale",
+                                    "test-artifacts", "*.egg-info", "tests", "benchmarks")
+    for name in ("tavla", "matches", "tournaments", "templates"):
+        shutil.copytree(BASE_DIR / name, work / name, ignore=ignore)
+    (work / "locale").mkdir()
+    saved_paths, saved_cwd = settings.LOCALE_PATHS, Path.cwd()
+    settings.LOCALE_PATHS = [work / "locale"]
+    try:
+        import os
+        os.chdir(work)
+        call_command("makemessages", locale=["fa"], no_wrap=True, verbosity=0)
+    finally:
+        os.chdir(saved_cwd)
+        settings.LOCALE_PATHS = saved_paths
+    return _keys(polib.pofile(str(work / "locale" / "fa" / "LC_MESSAGES" / "django.po")))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_catalogue_is_up_to_date_with_the_source(
+        language: str, fresh_msgids: set[tuple[str | None, str, str]]) -> None:
+    committed = _keys(catalogue(language))
+    assert len(fresh_msgids) > 700
+    missing = sorted(k[1] for k in fresh_msgids - committed)
+    stale = sorted(k[1] for k in committed - fresh_msgids)
+    # Fix: DEBUG=1 python manage.py makemessages -l fa -l tr --no-wrap, translate, compilemessages.
+    assert missing == [] and stale == []
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_compiled_catalogue_matches_the_source_catalogue(language: str) -> None:
+    po = catalogue(language)
+    mo = polib.mofile(str(BASE_DIR / "locale" / language / "LC_MESSAGES" / "django.mo"))
+    compiled = {(e.msgctxt, e.msgid): e.msgstr or e.msgstr_plural for e in mo}
+    for entry in po:
+        if entry.obsolete:
+            continue
+        expected = entry.msgstr or {int(k): v for k, v in entry.msgstr_plural.items()}
+        got = compiled.get((entry.msgctxt, entry.msgid))
+        if isinstance(got, dict):
+            got = {int(k): v for k, v in got.items()}
+        assert got == expected, f"{entry.msgid!r}: run compilemessages"
+
+
+# --- Pages -------------------------------------------------------------------------------
+
+# English words of the UI that no Persian or Turkish page should show. Words Turkish shares
+# with English ("bot", "Final", "Crawford") and names (Tavla, GNU, PR) are left out.
+ENGLISH_WORDS = {
+    "lobby", "tables", "table", "tournaments", "tournament", "log in", "log out", "sign up",
+    "language", "home", "match", "matches", "watch", "sit", "seat", "score", "moves",
+    "waiting", "player", "players", "rules", "register", "standings", "round", "connecting",
+    "undo", "confirm", "resign", "double", "take", "drop", "cube", "points", "point", "bar",
+    "off", "borne", "turn", "roll", "cancel", "close", "rated", "unrated", "clock", "game",
+    "opponent", "new", "create", "name", "status", "format", "entries", "seed", "champion",
+    "the", "and", "to", "of", "your", "you", "is", "no", "yes", "live", "pips", "money",
+    "session", "free", "software", "welcome", "back", "chat", "send", "options", "sounds",
+    "review", "step", "next", "previous", "gammon", "backgammon", "doubles", "rolls", "wins",
+    "beginner", "intermediate", "advanced", "world class", "strength", "length",
+}
+LATIN_DIGIT = re.compile(r"[0-9]")
+ALLOWED = ("GNU Backgammon", "Tavla", "GNU", "AGPL", "PR", ".mat", "CSV", "Buchholz",
+           "Sonneborn-Berger")
+
+
+class VisibleText(HTMLParser):
+    """The text a reader sees: text nodes outside script/style, and the titles, labels and
+    placeholders of elements. ``code``/``pre`` text is kept apart (examples of input)."""
+
+    HIDDEN = {"script", "style", "template"}
+    LITERAL = {"code", "pre"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.text: list[str] = []
+        self.attributes: list[str] = []
+        self._hidden = 0
+        self._literal = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in self.HIDDEN:
+            self._hidden += 1
+        if tag in self.LITERAL:
+            self._literal += 1
+        values = dict(attrs)
+        for name in ("title", "placeholder", "aria-label", "alt"):
+            if values.get(name):
+                self.attributes.append(values[name] or "")
+        if tag == "input" and values.get("type") in ("submit", "button") and values.get("value"):
+            self.attributes.append(values["value"] or "")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in self.HIDDEN:
+            self._hidden -= 1
+        if tag in self.LITERAL:
+            self._literal -= 1
+
+    def handle_data(self, data: str) -> None:
+        if not self._hidden and not self._literal and data.strip():
+            self.text.append(data.strip())
+
+
+def visible(html: str) -> VisibleText:
+    parser = VisibleText()
+    parser.feed(html)
+    return parser
+
+
+def english_left(strings: list[str]) -> list[str]:
+    found = []
+    for text in strings:
+        for allowed in ALLOWED:
+            text = text.replace(allowed, "")
+        lowered = text.lower()
+        for word in ENGLISH_WORDS:
+            if re.search(rf"(?<![\w]){re.escape(word)}(?![\w])", lowered):
+                found.append(f"{word!r} in {text!r}")
+    return found
+
+
+def test_the_word_check_sees_english_and_latin_digits() -> None:
+    page = visible('<p>Lobi</p><button title="Undo">x</button><p>Maç 5</p>'
+                   '<script>var lobby = 1;</script><pre>{"rounds": 5}</pre>')
+    assert english_left(page.text + page.attributes) == ["'undo' in 'Undo'"]
+    assert [t for t in page.text if LATIN_DIGIT.search(t)] == ["Maç 5"]
+
+
+@pytest.fixture
+def pages(db: None, settings: Any) -> Iterator[dict[str, str]]:
+    """Paths of the home page, the lobby, a table with a match in progress, the tournaments
+    list and one tournament, seen by a seated player."""
+    from matches import services as match_services
+    from tournaments import services as tournament_services
+    from tournaments.models import Tournament
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    players = [match_services.player_for_user(User.objects.create_user(username=name))
+               for name in ("Shirin", "Kerem", "Dara", "Aylin")]
+    players[0].rating = 1534.5
+    players[0].save(update_fields=["rating"])
+    table = match_services.table_create(name="Shirin-Kerem", match_length=5)
+    match_services.table_sit(table_id=table.pk, player=players[0])
+    match_services.table_sit(table_id=table.pk, player=players[1])
+    director = User.objects.create_user(username="Mehran", is_staff=True)
+    tournament = Tournament.objects.create(name="Nowruz 1405", director=director,
+                                           match_lengths=[3], is_rated=False)
+    tournament_services.tournament_open_registration(tournament_id=tournament.pk,
+                                                     actor=director)
+    for player in players:
+        tournament_services.entry_register(tournament_id=tournament.pk, player=player)
+    tournament_services.tournament_start(tournament_id=tournament.pk, actor=director)
+    yield {"user": players[0].user.username, "home": "/", "lobby": "/lobby/",
+           "table": f"/tables/{table.pk}/", "tournaments": "/tournaments/",
+           "tournament": f"/tournaments/{tournament.pk}/",
+           "player": f"/players/{players[0].pk}/"}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_pages_show_no_english_and_persian_pages_no_latin_digits(
+        language: str, pages: dict[str, str]) -> None:
+    client = Client()
+    client.force_login(User.objects.get(username=pages["user"]))
+    client.cookies["django_language"] = language
+    problems: dict[str, list[str]] = {}
+    for name in ("home", "lobby", "table", "tournaments", "tournament", "player"):
+        response = client.get(pages[name])
+        assert response.status_code == 200, name
+        html = response.content.decode()
+        assert f'lang="{language}"' in html
+        page = visible(html)
+        found = english_left(page.text + page.attributes)
+        if language == "fa":
+            found += [f"Latin digits in {t!r}" for t in page.text if LATIN_DIGIT.search(t)]
+        if found:
+            problems[name] = found
+    assert problems == {}
