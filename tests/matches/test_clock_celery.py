@@ -183,8 +183,12 @@ def test_after_a_clock_worker_outage_every_overdue_flag_falls_at_once_and_the_qu
                            **clock_options(delay=0, reserve=1 + 0.2 * i)) for i in range(8)]
     for match in matches:
         fresh_presence(match)
-    last = max(match.deadline.timestamp() for match in matches if match.deadline)
-    time.sleep(max(4.0, last + 1.0 - time.time()))
+    deadlines = [match.deadline.timestamp() for match in matches if match.deadline]
+    # Until every deadline has passed and the first is overdue enough for /healthz to fail.
+    from tavla.health import MAX_OVERDUE_SECONDS
+
+    time.sleep(max(4.0, max(deadlines) + 1 - time.time(),
+                   min(deadlines) + MAX_OVERDUE_SECONDS + 1 - time.time()))
     assert not Event.objects.filter(match__in=matches, kind=LogKind.TIMEOUT).exists()
     backlog = clock_queue_depth()
     assert backlog >= 8, f"beat kept sending sweeps: {backlog} queued"
