@@ -32,6 +32,7 @@ from rest_framework.views import APIView
 from matches import services
 from matches.api_errors import error_response
 from matches.audit import dice_audit, mat_export, mat_filename
+from matches.dice_seeds import match_client_seed
 from matches.models import Match, MatchStatus, Player, RatingRecord, Table
 from matches.rematch import match_rematch
 from matches.selectors import (
@@ -45,6 +46,7 @@ from matches.selectors import (
 )
 from matches.serializers import (
     ActionSerializer,
+    ClientSeedSerializer,
     DiceAuditSerializer,
     ErrorSerializer,
     EventSerializer,
@@ -350,6 +352,22 @@ class MatchViewSet(TavlaAPIMixin, mixins.ListModelMixin, viewsets.GenericViewSet
         fresh = Match.objects.select_related("table", "player0", "player1").get(pk=result.pk)
         return Response(match_state(fresh, player),
                         status=status.HTTP_201_CREATED if result.pk != match.pk else 200)
+
+    @extend_schema(
+        summary="Contribute your client seed to the dice (before the first roll)",
+        tags=["matches"], request=ClientSeedSerializer,
+        responses={200: MatchStateSerializer, **_errors(400, 401, 403, 404, 409)},
+    )
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    def seed(self, request: Request, pk: str | None = None) -> Response:
+        match = self.get_object()
+        serializer = ClientSeedSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        player = services.player_for_user(request.user)
+        match_client_seed(match_id=match.pk, player=player,
+                          seed=serializer.validated_data["seed"])
+        fresh = Match.objects.select_related("table", "player0", "player1").get(pk=match.pk)
+        return Response(match_state(fresh, player))
 
     @extend_schema(
         summary="Act: roll, double, take, drop, play or resign on the version you saw",

@@ -59,6 +59,8 @@ ERROR_STATUS: Final[dict[str, int]] = {
     "rate_limited": status.HTTP_429_TOO_MANY_REQUESTS,
     "too_many_sockets": status.HTTP_429_TOO_MANY_REQUESTS,
     "locked_out": status.HTTP_429_TOO_MANY_REQUESTS,
+    "seeds_closed": status.HTTP_409_CONFLICT,
+    "seed_already_sent": status.HTTP_409_CONFLICT,
 }
 
 # DRF's own codes in our vocabulary: one word for one meaning on both doors.

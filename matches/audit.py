@@ -10,8 +10,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from matches.models import Event, LogKind, Match
-from matches.state import load_state, replay_log
-from tavla.engine.dice import DiceVerificationError, commitment_for, recompute_rolls
+from matches.state import awaiting_client_seeds, load_state, match_client_seeds, replay_log
+from tavla.engine.dice import (
+    ALGORITHM,
+    LEGACY_ALGORITHM,
+    DiceVerificationError,
+    commitment_for,
+    recompute_rolls,
+)
 from tavla.engine.match import MatchState
 from tavla.engine.matfile import export_mat
 
@@ -45,8 +51,10 @@ def logged_rolls(events: list[Event]) -> list[tuple[int, str, tuple[int, int]]]:
 
 
 def dice_audit(match: Match) -> dict[str, Any]:
-    """The provably fair dice of ``match``: the commitment, and once the match is over the
-    seed, every roll recomputed from it and whether each matches the logged roll.
+    """The provably fair dice of ``match``: the algorithm, the commitment, both players' client
+    seeds (once the first roll is made), and once the match is over the seed, every roll
+    recomputed from them and whether each matches the logged roll. This JSON is what
+    ``python -m tavla.engine verify-dice`` checks (``docs/dice.md``).
 
     Scripted rolls (tests and demonstrations only) come before the fair ones and are marked;
     their presence is reported, never hidden.
@@ -60,8 +68,12 @@ def dice_audit(match: Match) -> dict[str, Any]:
          "scripted": index < scripted_count, "recomputed": None, "matches": None}
         for index, (sequence, kind, dice) in enumerate(rolls)
     ]
+    seeds_in = not awaiting_client_seeds(match) and match.dice_algorithm != 0
     audit: dict[str, Any] = {
+        "algorithm": ALGORITHM if match.dice_algorithm else LEGACY_ALGORITHM,
         "commitment": match.dice_commitment,
+        # Player 0's and player 1's contributions (hex, "" for none), once the dice are fixed.
+        "client_seeds": [match.client_seed0, match.client_seed1] if seeds_in else None,
         "seed_revealed": match.seed_revealed,
         "seed": None,
         "commitment_matches": None,
@@ -77,7 +89,7 @@ def dice_audit(match: Match) -> dict[str, Any]:
     audit["seed"] = match.dice_seed
     try:
         seed = bytes.fromhex(match.dice_seed)
-        recomputed = recompute_rolls(seed, fair_count)
+        recomputed = recompute_rolls(seed, fair_count, client_seeds=match_client_seeds(match))
     except (ValueError, DiceVerificationError):
         audit.update(commitment_matches=False, verified=False,
                      detail="The stored seed is not a valid hex seed.")

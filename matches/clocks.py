@@ -42,6 +42,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from matches import presence, services
+from matches.dice_seeds import close_due_client_seeds
 from matches.models import Event, LogKind, Match, MatchStatus, Player
 from matches.state import load_state
 from tavla.queues import CLOCK_QUEUE
@@ -205,6 +206,10 @@ def sweep_expired_clocks(*, now: datetime | None = None) -> SweepResult:
                 done.add(flag.match_id)
         except Exception:
             logger.exception("sweep could not check the grace of match %s", flag.match_id)
+    try:  # client-seed windows that ran out: the first roll waits no longer
+        close_due_client_seeds(now=now)
+    except Exception:
+        logger.exception("sweep could not close the client seeds")
     return result
 
 

@@ -27,8 +27,9 @@ from matches.broadcast import LOBBY_GROUP, table_group
 from matches.chat_socket import COMMANDS as CHAT_COMMANDS
 from matches.chat_socket import ChatSocketMixin
 from matches.clocks import match_check_clock
+from matches.dice_seeds import match_client_seed
 from matches.errors import ServiceError
-from matches.models import Match, Player, Table
+from matches.models import Match, MatchStatus, Player, Table
 from matches.rematch import match_rematch
 from matches.socket_limits import GuardedSocket
 
@@ -38,8 +39,8 @@ logger = logging.getLogger(__name__)
 CLOSE_NO_TABLE = 4404
 CLOSE_FORBIDDEN = 4403
 
-COMMANDS = ("action", "sit", "stand", "sync", "history", "ping", "check_clock", "rematch",
-            "rematch_decline", *CHAT_COMMANDS)
+COMMANDS = ("action", "sit", "stand", "sync", "history", "ping", "check_clock", "client_seed",
+            "rematch", "rematch_decline", *CHAT_COMMANDS)
 
 DB_THREADS = 4
 _db_pool = ThreadPoolExecutor(max_workers=DB_THREADS, thread_name_prefix="tavla-db")
@@ -62,6 +63,20 @@ def _history(table_id: int, match_id: int | None) -> dict[str, Any]:
     if match is None:
         raise ServiceError("no_match", "No match has been played at this table.")
     return selectors.match_history(match)
+
+
+def _client_seed(table_id: int, player: Player | None, seed: Any, known: int | None) -> None:
+    """Send ``player``'s client seed for the match in progress at the table (``known``: the
+    one the board shows)."""
+    if player is None:
+        raise ServiceError("not_authenticated", "Log in to play.")
+    if not isinstance(seed, str):
+        raise ServiceError("bad_request", "seed is a hex string (0 to 64 bytes).")
+    target = known or (Match.objects.filter(table_id=table_id, status=MatchStatus.PLAYING)
+                       .order_by("-pk").values_list("pk", flat=True).first())
+    if target is None:
+        raise ServiceError("no_match", "No match is being played at this table.")
+    match_client_seed(match_id=target, player=player, seed=seed)
 
 
 def _rematch(table_id: int, match_id: int, player: Player | None, accept: bool) -> None:
@@ -253,6 +268,9 @@ class TableConsumer(ChatSocketMixin, _LiveConsumer):
             elif kind == "ping":  # the board's heartbeat: proof the link still carries messages
                 await self.send_json({"type": "pong"} if ref is None
                                      else {"type": "pong", "ref": ref})
+            elif kind == "client_seed":  # this player's contribution to the dice
+                await db(_client_seed)(self.table_id, self.player, content.get("seed"),
+                                       self.playing)
             elif kind == "check_clock":
                 # A board whose clock display reached zero asks; the server still decides,
                 # and a flag reaches every board through the usual broadcast.

@@ -197,6 +197,17 @@ class Match(models.Model):
     dice_commitment = models.CharField(_("dice commitment (SHA-256)"), max_length=64)
     dice_seed = models.CharField(_("dice seed"), max_length=64, editable=False)
     dice_counter = models.PositiveIntegerField(_("dice used"), default=0)
+    # Each player's contribution to the dice (hex, docs/dice.md); None until they send it or
+    # the window closes (then ""). The first roll waits for both, or for the window's end.
+    client_seed0 = models.CharField(_("first player's client seed"), max_length=128,
+                                    null=True, blank=True)
+    client_seed1 = models.CharField(_("second player's client seed"), max_length=128,
+                                    null=True, blank=True)
+    client_seeds_due = models.DateTimeField(
+        _("client seeds accepted until"), null=True, blank=True, db_index=True)
+    # 1: tavla-dice-1 (server seed and both client seeds); 0: tavla-dice-0, matches played
+    # before client seeds existed (server seed alone).
+    dice_algorithm = models.PositiveSmallIntegerField(_("dice algorithm"), default=1)
     seed_revealed = models.BooleanField(_("seed revealed"), default=False)
     # Tests and demonstrations may script the dice (only where settings.TAVLA_SCRIPTED_DICE
     # allows it); such a match says so in its dice audit.

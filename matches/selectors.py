@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from matches.models import Event, Match, MatchStatus, Player, Table
 from matches.rules import rules_shown
-from matches.state import load_state
+from matches.state import client_seeds_state, load_state
 from tavla.engine.clock import Clock
 from tavla.engine.game import GameRecord, Phase
 from tavla.engine.match import MatchState
@@ -172,6 +172,7 @@ def public_state(match: Match, state: MatchState | None = None) -> dict[str, Any
         "games": [*(game_summary(game) for game in state.games[:-1]),
                   state.games[-1].to_dict()],
         "dice_commitment": match.dice_commitment,
+        "client_seeds": client_seeds_state(match),  # before the first roll (docs/dice.md)
         "rematch_offers": list(match.rematch_offers),  # seats asking for a rematch (over)
         "table": table_dict(match.table, match),
     }

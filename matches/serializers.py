@@ -241,6 +241,23 @@ class LegalPlaySerializer(serializers.Serializer[Any]):
     position_id = serializers.CharField()
 
 
+class ClientSeedsStateSerializer(serializers.Serializer[Any]):
+    open = serializers.BooleanField(help_text="True until the first roll: send yours now.")
+    due = serializers.DateTimeField(allow_null=True,
+                                    help_text="When the window closes (a missing seed is "
+                                              "then recorded empty).")
+    sent = serializers.ListField(child=serializers.BooleanField(),
+                                 help_text="Whether player 0 and player 1 have sent one.")
+
+
+class ClientSeedSerializer(serializers.Serializer[Any]):
+    """A player's contribution to the dice of a match (docs/dice.md)."""
+
+    seed = serializers.RegexField(
+        r"^([0-9a-fA-F]{2}){0,64}$", allow_blank=True,
+        help_text="0 to 64 random bytes in hex (32 recommended, from a CSPRNG).")
+
+
 class MatchStateSerializer(serializers.Serializer[Any]):
     """The state of a match (documents ``matches.selectors.match_state``)."""
 
@@ -281,6 +298,9 @@ class MatchStateSerializer(serializers.Serializer[Any]):
     rematch_offers = serializers.ListField(
         child=serializers.IntegerField(),
         help_text="Once the match is over: the seats whose player asked for a rematch.")
+    client_seeds = ClientSeedsStateSerializer(
+        help_text="Whether the match still takes client seeds (before its first roll) and "
+                  "who has sent one.")
     legal_plays = LegalPlaySerializer(
         many=True, allow_null=True,
         help_text="Only for the player who must play now; null otherwise.",
@@ -342,7 +362,15 @@ class DiceRollAuditSerializer(serializers.Serializer[Any]):
 
 
 class DiceAuditSerializer(serializers.Serializer[Any]):
+    algorithm = serializers.CharField(
+        help_text="tavla-dice-1 (server seed and both client seeds, docs/dice.md); "
+                  "tavla-dice-0 for matches from before client seeds.")
     commitment = serializers.CharField(help_text="SHA-256 of the seed, published at the start.")
+    client_seeds = serializers.ListField(
+        child=serializers.CharField(allow_blank=True), allow_null=True, min_length=2,
+        max_length=2,
+        help_text="Player 0's and player 1's client seeds (hex; '' for none sent), once the "
+                  "first roll is made; null before.")
     seed_revealed = serializers.BooleanField()
     seed = serializers.CharField(allow_null=True, help_text="Hex; revealed when the match ends.")
     commitment_matches = serializers.BooleanField(allow_null=True)

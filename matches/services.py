@@ -31,7 +31,14 @@ from matches.models import (
 from matches.ratings import fibs_rating_change
 from matches.rules import rule_names
 from matches.signals import match_finished
-from matches.state import MatchDice, load_state, replay_events, rules_for_table
+from matches.state import (
+    MatchDice,
+    awaiting_client_seeds,
+    load_state,
+    open_client_seeds,
+    replay_events,
+    rules_for_table,
+)
 from tavla.engine import EngineError
 from tavla.engine.actions import (
     Action,
@@ -218,7 +225,9 @@ def _broadcast_table_state(table_id: int) -> None:
 def match_start(*, table: Table, scripted_dice: list[list[int]] | None = None) -> Match:
     """Start a match between the two seated players. Caller holds the table row lock.
 
-    The dice commitment is published now; the first game's opening roll is made at once.
+    The dice commitment is published now. The first opening roll waits for both players'
+    client seeds (:mod:`matches.dice_seeds`) for up to ``TAVLA_CLIENT_SEED_SECONDS``; with
+    no wait configured both seeds are recorded empty and it is made at once.
     """
     if not (table.seat0_id and table.seat1_id):
         raise ServiceError("table_not_full", "A match needs two seated players.")
@@ -237,10 +246,11 @@ def match_start(*, table: Table, scripted_dice: list[list[int]] | None = None) -
         has_bot=Player.objects.filter(pk__in=(table.seat0_id, table.seat1_id),
                                       is_bot=True).exists(),
     )
+    now = timezone.now()
+    open_client_seeds(match, now)
     control = table.time_control()
     if control is not None:
         match.clock = Clock.for_match(control, table.match_length).to_dict()
-    now = timezone.now()
     start: dict[str, Any] = {"rules": rules.to_dict(), "commitment": match.dice_commitment}
     if late is not None:  # the starting score a late-arrival penalty gave, and why
         start.update(start_score=list(start_score), late_penalty=late)
@@ -445,6 +455,12 @@ def _game_end_events(match: Match, before: MatchState, after: MatchState) -> lis
     return [_event(match, LogKind.GAME_END, result.to_dict(), now.number)]
 
 
+def match_advance_locked(match: Match, now: datetime) -> None:
+    """Let the server do what it does by itself now (the first roll, once the client seeds
+    are in: :mod:`matches.dice_seeds`), then save and broadcast. Caller holds the lock."""
+    _advance(match, load_state(match), [], now)
+
+
 def _advance(match: Match, state: MatchState, events: list[Event], now: datetime, *,
              same_turn: bool = False) -> MatchState:
     """Do what the server does by itself, then save and broadcast; return the final state.
@@ -460,6 +476,8 @@ def _advance(match: Match, state: MatchState, events: list[Event], now: datetime
     dice = MatchDice(match)
     while True:
         if state.phase is Phase.OPENING_ROLL:
+            if awaiting_client_seeds(match):
+                break  # the first roll waits for the players' client seeds
             action: Action = OpeningRoll(*dice.roll_opening())
         elif state.phase is Phase.TURN_START and not state.may_double():
             action = Roll(*dice.roll())

@@ -8,13 +8,15 @@ changes a match in progress or its replay.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 
 from matches.models import Event, LogKind, Match, Table
 from matches.rules import FlagPenalty
 from tavla.engine.actions import action_from_dict
-from tavla.engine.dice import FairDice, ScriptedDice
+from tavla.engine.dice import ClientSeeds, FairDice, ScriptedDice
 from tavla.engine.match import MatchState, Rules
 
 
@@ -32,6 +34,42 @@ def load_state(match: Match) -> MatchState:
     return MatchState.from_dict(match.snapshot)
 
 
+def match_client_seeds(match: Match) -> ClientSeeds | None:
+    """The client seeds the fair dice of ``match`` derive from: ``None`` for the
+    server-seed-only algorithm of older matches; a seed not (yet) sent counts as empty."""
+    if match.dice_algorithm == 0:
+        return None
+    return (bytes.fromhex(match.client_seed0 or ""), bytes.fromhex(match.client_seed1 or ""))
+
+
+def open_client_seeds(match: Match, now: datetime) -> None:
+    """Start ``match``'s client-seed window (the match is new, its commitment published):
+    ``TAVLA_CLIENT_SEED_SECONDS`` from ``now``; with none, both seeds are recorded empty at
+    once. The caller saves the match."""
+    window = float(getattr(settings, "TAVLA_CLIENT_SEED_SECONDS", 0))
+    if window > 0:
+        match.client_seeds_due = now + timedelta(seconds=window)
+    else:
+        match.client_seed0 = match.client_seed0 or ""
+        match.client_seed1 = match.client_seed1 or ""
+        match.client_seeds_due = None
+
+
+def awaiting_client_seeds(match: Match) -> bool:
+    """True while the first roll waits for the players' client seeds (docs/dice.md)."""
+    return match.client_seeds_due is not None
+
+
+def client_seeds_state(match: Match) -> dict[str, Any]:
+    """What a board needs to know about the client seeds: whether they are still taken,
+    until when, and who has sent one."""
+    return {
+        "open": awaiting_client_seeds(match),
+        "due": None if match.client_seeds_due is None else match.client_seeds_due.isoformat(),
+        "sent": [match.client_seed0 is not None, match.client_seed1 is not None],
+    }
+
+
 class MatchDice:
     """The dice of one match: scripted rolls first (where allowed), else the fair source.
 
@@ -41,7 +79,8 @@ class MatchDice:
 
     def __init__(self, match: Match) -> None:
         self.match = match
-        self.fair = FairDice.from_hex(match.dice_seed, match.dice_counter)
+        self.fair = FairDice.from_hex(match.dice_seed, match.dice_counter,
+                                      match_client_seeds(match))
 
     def _scripted(self) -> tuple[int, int] | None:
         if not self.match.scripted_dice or not getattr(settings, "TAVLA_SCRIPTED_DICE", False):

@@ -13,6 +13,7 @@ import {
 } from './table/around.js';
 import { Alerts } from './table/alerts.js';
 import { loadOptions, saveOptions } from './options.js';
+import { clientSeedMessage } from './table/client_seed.js';
 
 const page = document.getElementById('table-page');
 const $ = (id) => document.getElementById(id);
@@ -394,6 +395,8 @@ function receiveState(next) {
   if (sameMatch && next.version > state.version + 1) send({ type: 'sync' });
   const before = state;
   state = next;
+  const seed = clientSeedMessage(state);  // before the first roll: our share of the dice
+  if (seed) connection.send(seed);
   clockOffset = (state.server_time ?? Date.now() / 1000) - Date.now() / 1000;
   busy = false;
   render();

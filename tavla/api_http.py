@@ -36,7 +36,7 @@ class ApiBodyLimitMiddleware:
             try:
                 length = int(request.META.get("CONTENT_LENGTH") or 0)
             except ValueError:
-                return JsonResponse({"error": "malformed", "detail": "Bad Content-Length."},
+                return JsonResponse({"error": "bad_request", "detail": "Bad Content-Length."},
                                     status=400)
             if length > settings.TAVLA_API_MAX_BODY_BYTES:
                 return too_large_response()

@@ -240,6 +240,9 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
 
 # Scripted dice exist for tests and demonstrations only; production always rolls fair dice.
 TAVLA_SCRIPTED_DICE = env_bool("TAVLA_SCRIPTED_DICE", False)
+# How long a new match waits for the players' client seeds before its first roll (a seed
+# not sent by then is recorded empty); 0 rolls at once with both empty. docs/dice.md.
+TAVLA_CLIENT_SEED_SECONDS = float(os.environ.get("TAVLA_CLIENT_SEED_SECONDS", "10"))
 if TAVLA_SCRIPTED_DICE and not DEBUG:
     raise ImproperlyConfigured(
         "TAVLA_SCRIPTED_DICE is for tests and demonstrations: it is refused with DEBUG off."

@@ -66,6 +66,13 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _first_roll_at_once(settings: Any) -> None:
+    """Matches started by tests roll at once (both client seeds empty); the tests of client
+    seeds (tests/matches/test_client_seeds.py) open the window themselves."""
+    settings.TAVLA_CLIENT_SEED_SECONDS = 0
+
+
+@pytest.fixture(autouse=True)
 def _own_rate_limit_counters(settings: Any) -> None:
     """Each test counts its REST requests afresh: the throttles' counters live in the shared
     Redis, and ids (users, addresses) repeat from one test to the next."""
@@ -119,6 +126,9 @@ def subprocess_env(**extra: str) -> dict[str, str]:
         REDIS_URL=settings.REDIS_URL,
         PYTHONUNBUFFERED="1",
     )
+    # Servers and workers of the tests roll a match's first dice at once, as the tests'
+    # own process does (see _first_roll_at_once); a test may ask for the window.
+    env.setdefault("TAVLA_CLIENT_SEED_SECONDS", "0")
     env.update(extra)
     return env
 

@@ -70,11 +70,11 @@ def test_a_body_over_djangos_own_limit_without_our_check_is_still_json(logged_in
     body = '{"name": "' + "x" * 2000 + '"}'
     response = logged_in.post("/api/tables/", data=body, content_type="application/json")
     assert response.status_code in (400, 413)
-    assert response.json()["error"] in ("too_large", "malformed")
+    assert response.json()["error"] in ("too_large", "bad_request")
 
 
 def test_deeply_nested_json_in_an_api_body_is_a_clear_400(logged_in):
     response = logged_in.post("/api/tables/", data="[" * 50_000,
                               content_type="application/json")
-    assert response.status_code == 400 and response.json()["error"] == "malformed"
+    assert response.status_code == 400 and response.json()["error"] == "bad_request"
     assert not Event.objects.exists() and not Match.objects.exists()

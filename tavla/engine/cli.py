@@ -15,6 +15,10 @@ Commands (``python -m tavla.engine COMMAND --help`` for each):
     legal play (the unchanged ID alone when nothing can be played). A line that cannot be
     read gets ``{"error": "line N: ..."}`` in its place, the same message goes to stderr,
     and the batch goes on; the exit status is then 1. Blank lines are skipped.
+``verify-dice AUDIT.json``
+    Recomputes every fair roll of a finished match from its dice audit (the JSON of
+    ``GET /api/matches/<id>/dice/``) by the algorithm of ``docs/dice.md``, prints each
+    mismatch and exits 1 on any.
 ``selfplay --length N --seed S``
     Plays a random N-point match with the cube from the seed and prints it as a Jellyfish
     ``.mat`` file (GNU Backgammon's ``import mat`` reads it). The same seed gives the same match.
@@ -36,6 +40,7 @@ from collections.abc import Sequence
 from typing import Any, TextIO
 
 from tavla.engine.board_text import draw_board
+from tavla.engine.dice_audit import audit_mismatches
 from tavla.engine.errors import EngineError
 from tavla.engine.moves import check_dice, legal_plays
 from tavla.engine.notation import PASS_TEXT
@@ -113,6 +118,34 @@ def _legal_batch(source: TextIO, out: TextIO, errors: TextIO | None = None) -> i
     return status
 
 
+def _command_verify_dice(args: argparse.Namespace) -> int:
+    try:
+        if args.audit == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.audit, encoding="utf-8") as file:
+                text = file.read()
+        audit = json.loads(text)
+    except (OSError, UnicodeDecodeError) as error:
+        raise EngineError(f"cannot read {args.audit}: {error}") from None
+    except (ValueError, RecursionError):
+        raise EngineError(f"{args.audit} is not JSON") from None
+    if not isinstance(audit, dict):
+        raise EngineError(f"{args.audit}: expected the dice audit, a JSON object")
+    problems = audit_mismatches(audit)
+    for problem in problems:
+        print(f"MISMATCH: {problem}")
+    rolls = audit.get("rolls")
+    count = sum(1 for entry in rolls if not (isinstance(entry, dict) and entry.get("scripted"))
+                ) if isinstance(rolls, list) else 0
+    if problems:
+        print(f"{len(problems)} problem(s): the dice do NOT verify.")
+        return 1
+    print(f"OK: the seed matches the commitment and all {count} fair rolls recompute "
+          f"({audit.get('algorithm', 'tavla-dice-0')}).")
+    return 0
+
+
 def _command_selfplay(args: argparse.Namespace) -> int:
     from tavla.engine.selfplay import selfplay_mat
 
@@ -169,6 +202,16 @@ def build_parser() -> argparse.ArgumentParser:
     selfplay.add_argument("--length", type=_length, default=7, help="match length (7)")
     selfplay.add_argument("--seed", type=int, default=0, help="random seed (0)")
     selfplay.set_defaults(handler=_command_selfplay)
+
+    verify = commands.add_parser(
+        "verify-dice",
+        help="recompute every roll of a finished match from its dice audit",
+        description="Read the dice audit JSON of a finished match (GET /api/matches/ID/dice/), "
+        "recompute every fair roll from the revealed seed and both client seeds by the "
+        "algorithm in docs/dice.md, print each mismatch, and exit 1 on any.",
+    )
+    verify.add_argument("audit", metavar="AUDIT.json", help="the audit file ('-': stdin)")
+    verify.set_defaults(handler=_command_verify_dice)
 
     return parser
 
