@@ -15,7 +15,6 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from matches import services
 from matches.audit import dice_audit
 from matches.dice_seeds import close_due_client_seeds, match_client_seed
 from matches.errors import ServiceError
