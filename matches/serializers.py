@@ -200,8 +200,11 @@ class MatchFilterSerializer(serializers.Serializer[Any]):
     status = serializers.ChoiceField(
         choices=[status.name.lower() for status in MatchStatus], required=False,
     )
-    player = serializers.IntegerField(required=False, help_text="A player's id.")
-    table = serializers.IntegerField(required=False, help_text="A table's id.")
+    # Ids are 64-bit: a larger number is invalid input, not a database overflow.
+    player = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1,
+                                      help_text="A player's id.")
+    table = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1,
+                                     help_text="A table's id.")
 
 
 class SeatStateSerializer(serializers.Serializer[Any]):

@@ -329,6 +329,11 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Backgammon club server: tables, matches and tournaments.",
     "VERSION": "0.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Every operation documents the errors any request can meet (tavla/api_schema.py).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "tavla.api_schema.document_common_errors",
+    ],
     # Swagger UI and ReDoc are served from the drf-spectacular-sidecar wheel, not a CDN, so
     # the docs work offline and every asset comes from the site's own origin.
     "SWAGGER_UI_DIST": "SIDECAR",
