@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import resource
 import sys
@@ -98,6 +99,11 @@ class Bot:
             self.stats.last_playing[self.table_id] = time.time()
         if self.seat is None:
             return
+        seeds = state.get("client_seeds") or {}
+        seat = state.get("your_seat")
+        if seeds.get("open") and seat is not None and not seeds["sent"][seat]:
+            # Before the first roll each player sends its share of the dice (docs/dice.md).
+            self._send({"type": "client_seed", "seed": os.urandom(32).hex()})
         if state["status"] == "playing":
             if state["player_to_act"] == state["your_seat"] and self.acted != (match_id, version):
                 self.acted = (match_id, version)

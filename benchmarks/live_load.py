@@ -428,7 +428,8 @@ def main() -> None:
                DEBUG="0", ALLOWED_HOSTS="127.0.0.1,localhost", LOG_LEVEL="WARNING",
                DJANGO_SETTINGS_MODULE=args.settings, PYTHONUNBUFFERED="1",
                # Every bot connects from 127.0.0.1: lift the per-address socket limit.
-               TAVLA_SOCKETS_PER_ADDRESS=os.environ.get("TAVLA_SOCKETS_PER_ADDRESS", "100000"))
+               TAVLA_SOCKETS_PER_ADDRESS=os.environ.get("TAVLA_SOCKETS_PER_ADDRESS", "100000"),
+               TAVLA_SOCKET_CONNECT_BURST=os.environ.get("TAVLA_SOCKET_CONNECT_BURST", "100000"))
     os.environ.update({k: env[k] for k in ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG",
                                            "ALLOWED_HOSTS", "LOG_LEVEL",
                                            "DJANGO_SETTINGS_MODULE")})
