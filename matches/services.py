@@ -247,7 +247,11 @@ def match_start(*, table: Table, scripted_dice: list[list[int]] | None = None) -
                                       is_bot=True).exists(),
     )
     now = timezone.now()
-    open_client_seeds(match, now)
+    bots = set(Player.objects.filter(pk__in=(table.seat0_id, table.seat1_id), is_bot=True)
+               .values_list("pk", flat=True)) if match.has_bot else set()
+    open_client_seeds(match, now, bot_seats=[seat for seat, pk in
+                                             enumerate((table.seat0_id, table.seat1_id))
+                                             if pk in bots])
     control = table.time_control()
     if control is not None:
         match.clock = Clock.for_match(control, table.match_length).to_dict()

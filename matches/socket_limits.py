@@ -3,11 +3,17 @@ into every consumer and sees each socket's raw ASGI events before the consumer d
 
 * **Frame size.** A frame longer than ``TAVLA_SOCKET_MAX_FRAME_BYTES`` (16 KiB; the largest
   legal message is a few hundred bytes) closes the socket with 1009 ("message too big").
-* **Message rate.** Each socket has a token bucket (``TAVLA_SOCKET_BURST`` messages at once,
-  refilled at ``TAVLA_SOCKET_RATE`` a second). A message over it is dropped and answered
+* **Message rate.** Each client (its user or API token, else its address) has a token bucket
+  in each web process, shared by all its sockets (``TAVLA_SOCKET_BURST`` messages at once,
+  refilled at ``TAVLA_SOCKET_RATE`` a second), so closing and reopening a socket gives no
+  fresh allowance. A message over it is dropped and answered
   ``{"type": "error", "error": "rate_limited"}``; a client that keeps sending anyway (its
   dropped messages outrun the refill by ``TAVLA_SOCKET_ABUSE`` messages) is closed with 1008
   ("policy violation"). A dropped message is never parsed, so a flood costs little.
+* **Connections per address.** Opening sockets is limited too: ``TAVLA_SOCKET_CONNECT_BURST``
+  at once per address, refilled at ``TAVLA_SOCKET_CONNECT_RATE`` a second; one more is
+  closed with 1008 before any work is done for it (a flooder that reconnects at once after
+  each 1008 costs next to nothing).
 * **Sockets per client.** At most ``TAVLA_SOCKETS_PER_USER`` open sockets per user (or API
   token) and ``TAVLA_SOCKETS_PER_ADDRESS`` per client address, per web process; one more is
   answered ``{"type": "error", "error": "too_many_sockets"}`` and closed with 1008. Behind a
@@ -95,6 +101,45 @@ class SocketCounter:
 open_sockets = SocketCounter()
 
 
+class Buckets:
+    """One :class:`TokenBucket` per key (a client, an address) in this process, kept while it
+    is not full again: a full bucket is the same as a new one, so forgetting it loses
+    nothing, and reconnecting never refills one early."""
+
+    def __init__(self, capacity_setting: str, capacity: float, rate_setting: str,
+                 rate: float) -> None:
+        self.settings = (capacity_setting, capacity, rate_setting, rate)
+        self.buckets: dict[str, TokenBucket] = {}
+
+    def get(self, key: str) -> TokenBucket:
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            capacity_setting, capacity, rate_setting, rate = self.settings
+            bucket = TokenBucket(capacity=_limit(capacity_setting, capacity),
+                                 rate=_limit(rate_setting, rate))
+            if len(self.buckets) >= 10_000:
+                self.prune()
+            self.buckets[key] = bucket
+        return bucket
+
+    def prune(self) -> None:
+        now = time.monotonic()
+        for key, bucket in list(self.buckets.items()):
+            if bucket.tokens + (now - bucket.stamp) * bucket.rate >= bucket.capacity:
+                del self.buckets[key]
+
+
+def reset_limits() -> None:
+    """Forget every bucket and count of this process (tests)."""
+    message_buckets.buckets.clear()
+    connect_buckets.buckets.clear()
+    open_sockets.open.clear()
+
+
+message_buckets = Buckets("TAVLA_SOCKET_BURST", 30, "TAVLA_SOCKET_RATE", 15)
+connect_buckets = Buckets("TAVLA_SOCKET_CONNECT_BURST", 60, "TAVLA_SOCKET_CONNECT_RATE", 2)
+
+
 def client_keys(scope: dict[str, Any]) -> list[tuple[str, int]]:
     """The keys a socket is counted under, with their limits: its user (or API token) and
     its address."""
@@ -155,6 +200,11 @@ class GuardedSocket:
 
     async def websocket_connect(self, message: dict[str, Any]) -> None:
         keys = client_keys(self.scope)  # type: ignore[attr-defined]
+        addresses = [key for key, _limit_value in keys if key.startswith("address:")]
+        if addresses and not connect_buckets.get(addresses[0]).take():
+            await self.accept()  # type: ignore[attr-defined]
+            await self.close(code=CLOSE_POLICY_VIOLATION)  # type: ignore[attr-defined]
+            return
         if not open_sockets.try_open(keys):
             await self.accept()  # type: ignore[attr-defined]
             await self._error("too_many_sockets", "Too many open sockets from this client: "
@@ -162,8 +212,9 @@ class GuardedSocket:
             await self.close(code=CLOSE_POLICY_VIOLATION)  # type: ignore[attr-defined]
             return
         self._counted = [key for key, _limit_value in keys]
-        self._bucket = TokenBucket(capacity=_limit("TAVLA_SOCKET_BURST", 30),
-                                   rate=_limit("TAVLA_SOCKET_RATE", 15))
+        # The client's bucket: its user or token if it has one, else its address.
+        self._bucket = message_buckets.get(self._counted[0] if self._counted
+                                           else f"socket:{id(self)}")
         await super().websocket_connect(message)  # type: ignore[misc]
 
     async def websocket_disconnect(self, message: dict[str, Any]) -> None:
@@ -182,6 +233,8 @@ class GuardedSocket:
             return
         if not self._bucket.take():
             if self._bucket.overflow > _limit("TAVLA_SOCKET_ABUSE", 60):
+                self._bucket.overflow = 0  # the close is the penalty; the next socket starts
+                                           # with the bucket as this one left it
                 self._bucket = None  # read nothing more from this socket
                 await self.close(code=CLOSE_POLICY_VIOLATION)  # type: ignore[attr-defined]
             else:

@@ -7,6 +7,7 @@ changes a match in progress or its replay.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterable, Iterator
 from datetime import datetime, timedelta
 from typing import Any
@@ -42,12 +43,15 @@ def match_client_seeds(match: Match) -> ClientSeeds | None:
     return (bytes.fromhex(match.client_seed0 or ""), bytes.fromhex(match.client_seed1 or ""))
 
 
-def open_client_seeds(match: Match, now: datetime) -> None:
+def open_client_seeds(match: Match, now: datetime, *, bot_seats: Iterable[int] = ()) -> None:
     """Start ``match``'s client-seed window (the match is new, its commitment published):
     ``TAVLA_CLIENT_SEED_SECONDS`` from ``now``; with none, both seeds are recorded empty at
-    once. The caller saves the match."""
+    once. The server's own bots (``bot_seats``) contribute a random seed at once, so a
+    bot's opponent never waits for it. The caller saves the match."""
+    for seat in bot_seats:
+        setattr(match, f"client_seed{seat}", secrets.token_hex(32))
     window = float(getattr(settings, "TAVLA_CLIENT_SEED_SECONDS", 0))
-    if window > 0:
+    if window > 0 and (match.client_seed0 is None or match.client_seed1 is None):
         match.client_seeds_due = now + timedelta(seconds=window)
     else:
         match.client_seed0 = match.client_seed0 or ""

@@ -263,6 +263,8 @@ TAVLA_SOCKET_MAX_FRAME_BYTES = int(os.environ.get("TAVLA_SOCKET_MAX_FRAME_BYTES"
 TAVLA_SOCKET_RATE = float(os.environ.get("TAVLA_SOCKET_RATE", "15"))  # messages a second
 TAVLA_SOCKET_BURST = float(os.environ.get("TAVLA_SOCKET_BURST", "30"))
 TAVLA_SOCKET_ABUSE = float(os.environ.get("TAVLA_SOCKET_ABUSE", "60"))  # dropped, then 1008
+TAVLA_SOCKET_CONNECT_BURST = float(os.environ.get("TAVLA_SOCKET_CONNECT_BURST", "60"))
+TAVLA_SOCKET_CONNECT_RATE = float(os.environ.get("TAVLA_SOCKET_CONNECT_RATE", "2"))
 TAVLA_SOCKETS_PER_USER = int(os.environ.get("TAVLA_SOCKETS_PER_USER", "30"))
 TAVLA_SOCKETS_PER_ADDRESS = int(os.environ.get("TAVLA_SOCKETS_PER_ADDRESS", "200"))
 

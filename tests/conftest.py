@@ -73,6 +73,14 @@ def _first_roll_at_once(settings: Any) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _fresh_socket_limits() -> None:
+    """Each test's sockets start with fresh buckets (they are per process, by address)."""
+    from matches.socket_limits import reset_limits
+
+    reset_limits()
+
+
+@pytest.fixture(autouse=True)
 def _own_rate_limit_counters(settings: Any) -> None:
     """Each test counts its REST requests afresh: the throttles' counters live in the shared
     Redis, and ids (users, addresses) repeat from one test to the next."""

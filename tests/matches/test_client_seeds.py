@@ -15,6 +15,7 @@ from django.test import Client
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
+from matches import services
 from matches.audit import dice_audit
 from matches.dice_seeds import close_due_client_seeds, match_client_seed
 from matches.errors import ServiceError
@@ -153,3 +154,17 @@ def test_the_verifier_prints_each_mismatch_and_fails(start_match, settings, tmp_
     result = _verify(wrong_commitment, tmp_path)
     assert result.returncode == 1 and "does not hash to the commitment" in result.stdout
     assert _verify({**audit, "seed": None}, tmp_path).returncode == 1
+
+
+def test_a_house_bot_contributes_at_once_so_its_opponent_never_waits_for_it(make_player):
+    from matches.bots import bot_player
+
+    human, bot = make_player(), bot_player("beginner")
+    table = services.table_create(name="Bot table", match_length=1)
+    services.table_sit(table_id=table.pk, player=human)
+    services.table_sit(table_id=table.pk, player=bot)
+    match = Match.objects.get(table=table)
+    assert match.client_seed1 is not None and len(match.client_seed1) == 64
+    assert match.client_seed0 is None and match.client_seeds_due is not None
+    match_client_seed(match_id=match.pk, player=human, seed=ALICE_SEED)
+    assert _fresh(match).client_seeds_due is None

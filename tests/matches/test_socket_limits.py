@@ -166,3 +166,40 @@ async def test_sockets_per_address_are_limited_for_anonymous_spectators_too(tabl
     for communicator in [*opened, elsewhere]:
         await communicator.disconnect()
     await asyncio.sleep(0)
+
+
+@pytestmark_db
+async def test_reconnecting_gives_a_flooder_no_fresh_allowance(table, settings):
+    settings.TAVLA_SOCKET_BURST, settings.TAVLA_SOCKET_RATE = 5, 0.01
+    settings.TAVLA_SOCKET_ABUSE = 3
+    first = _socket(table.pk, "198.51.100.7")
+    assert (await first.connect(timeout=5))[0]
+    await receive(first, "table")
+    for _ in range(50):
+        await first.send_to(text_data='{"type": "nonsense"}')
+    codes, close_code = await _errors_until_closed(first)
+    assert close_code == 1008 and codes.count("unknown_type") == 5
+    again = _socket(table.pk, "198.51.100.7")
+    assert (await again.connect(timeout=5))[0]
+    await receive(again, "table")
+    await again.send_to(text_data='{"type": "nonsense"}')
+    assert (await receive(again, "error"))["error"] == "rate_limited"  # the same empty bucket
+    await again.disconnect()
+
+
+@pytestmark_db
+async def test_opening_sockets_too_fast_from_one_address_is_refused(table, settings):
+    settings.TAVLA_SOCKET_CONNECT_BURST, settings.TAVLA_SOCKET_CONNECT_RATE = 3, 0.01
+    opened = []
+    for _ in range(3):
+        communicator = _socket(table.pk, "198.51.100.8")
+        assert (await communicator.connect(timeout=5))[0]
+        opened.append(communicator)
+    refused = _socket(table.pk, "198.51.100.8")
+    await refused.connect(timeout=5)
+    codes, close_code = await _errors_until_closed(refused)
+    assert close_code == 1008
+    other = _socket(table.pk, "198.51.100.9")
+    assert (await other.connect(timeout=5))[0]
+    for communicator in [*opened, other]:
+        await communicator.disconnect()
