@@ -6,7 +6,7 @@ class Migration(migrations.Migration):
     already keep the server-seed-only algorithm they were rolled with (dice_algorithm 0)."""
 
     dependencies = [
-        ("matches", "0010_match_rematch_offers"),
+        ("matches", "0011_match_next_sequence"),
     ]
 
     operations = [
