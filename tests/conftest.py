@@ -17,16 +17,19 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 import pytest
 
 from tavla.queues import CLOCK_QUEUE, queue_names
 from tests.processes import stop_process
+
+if TYPE_CHECKING:
+    from matches.models import Player
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 ARTIFACTS_DIR = BASE_DIR / "test-artifacts"
@@ -63,6 +66,40 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         if not test_db.exists():
             for suffix in ("-wal", "-shm"):
                 test_db.with_name(test_db.name + suffix).unlink(missing_ok=True)
+
+
+FAST_HASHER = "tests.hashers.FastPBKDF2PasswordHasher"
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(request: pytest.FixtureRequest, settings: Any) -> None:
+    """Every test hashes passwords with one PBKDF2 iteration, not a million: the same
+    algorithm, so the servers the tests start verify the hashes too. A test marked
+    ``real_password_hashing`` (the demo logins) keeps the production hashers."""
+    if request.node.get_closest_marker("real_password_hashing") is None:
+        settings.PASSWORD_HASHERS = [FAST_HASHER]
+
+
+@pytest.fixture
+def make_player(db: None) -> Callable[..., Player]:
+    """Make a player (and their user, password ``"pass-" + username``)."""
+    from django.contrib.auth.models import User
+
+    from matches import services
+
+    counter = iter(range(1, 100_000))
+
+    def make(name: str | None = None, *, rating: float = 1500.0,
+             experience: int = 0) -> Player:
+        username = name or f"player{next(counter)}"
+        user = User.objects.create_user(username=username, password="pass-" + username)
+        player = services.player_for_user(user)
+        if (rating, experience) != (player.rating, player.experience):
+            player.rating, player.experience = rating, experience
+            player.save(update_fields=["rating", "experience"])
+        return player
+
+    return make
 
 
 @pytest.fixture(autouse=True)
@@ -193,34 +230,12 @@ def celery_worker_process(
     """
     with django_db_blocker.unblock():
         env = subprocess_env()
-    hostname = f"pytest-{os.getpid()}@%h"
-    ARTIFACTS_DIR.mkdir(exist_ok=True)
-    log_path = ARTIFACTS_DIR / f"celery-worker-{os.getpid()}.log"
-    log_file = log_path.open("wb")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "tavla", "worker", "--pool=solo",
-         "--loglevel=INFO", "--without-mingle", "--without-gossip", "-n", hostname,
-         "-Q", ",".join(name for name in queue_names() if name != CLOCK_QUEUE)],
-        cwd=BASE_DIR, env=env, stdin=subprocess.DEVNULL, stdout=log_file,
-        stderr=subprocess.STDOUT,
-    )
-    import socket
-
-    worker = CeleryWorkerProcess(process=process,
-                                 hostname=hostname.replace("%h", socket.gethostname()),
-                                 env=env, log_path=log_path)
+    worker = start_celery_worker(
+        env, name="worker", queues=",".join(name for name in queue_names() if name != CLOCK_QUEUE))
     try:
-        deadline = time.monotonic() + 60
-        while not worker.ping(timeout=0.5):
-            if process.poll() is not None:
-                pytest.fail(f"Celery worker exited with {process.returncode}:\n{worker.log()}")
-            if time.monotonic() > deadline:
-                pytest.fail(f"Celery worker did not answer ping in 60 s:\n{worker.log()}")
-            time.sleep(0.2)
         yield worker
     finally:
         worker.stop()
-        log_file.close()
 
 
 # -- more workers, and beat ---------------------------------------------------------------

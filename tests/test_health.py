@@ -72,7 +72,6 @@ def test_no_recent_sweep_is_503(client: Client, fresh: None) -> None:
 
 def test_an_overdue_deadline_is_503_with_its_time(client: Client, fresh: None,
                                                  settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     first, second = (services.player_for_user(User.objects.create_user(f"health-{n}"))
                      for n in "ab")
     table = services.table_create(name="health", match_length=1, is_rated=False,

@@ -7,7 +7,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
 
 from matches import presence, services
 from matches.models import Match, Player, Table
@@ -25,21 +24,6 @@ def _presence_known() -> None:
     records whether its player had a board open; tests of a flush undo it themselves."""
     redis_client().delete(presence.EPOCH_KEY)
     presence.keep_epoch(now=time.time() - 3600)
-
-
-@pytest.fixture
-def make_player(db: None) -> Callable[..., Player]:
-    counter = iter(range(1, 10_000))
-
-    def make(name: str | None = None, *, rating: float = 1500.0, experience: int = 0) -> Player:
-        username = name or f"player{next(counter)}"
-        user = User.objects.create_user(username=username, password="pass-" + username)
-        player = services.player_for_user(user)
-        player.rating, player.experience = rating, experience
-        player.save()
-        return player
-
-    return make
 
 
 @pytest.fixture

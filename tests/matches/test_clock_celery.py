@@ -32,12 +32,6 @@ pytestmark = [pytest.mark.celery, pytest.mark.slow, pytest.mark.django_db(transa
 T = TypeVar("T")
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    # Two players per match: the default hasher would spend most of this module's time.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def wait_for(probe: Callable[[], T | None], *, timeout: float, what: str,
              log: Callable[[], str] | None = None) -> T:
     """Poll ``probe`` until it returns something truthy, for at most ``timeout`` seconds."""

@@ -23,12 +23,6 @@ DELAY = 10.0
 RESERVE = 100.0
 
 
-@pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    # Two players per match: the default hasher would spend most of this module's time.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def at(stamp: float) -> datetime:
     return datetime.fromtimestamp(stamp, tz=UTC)
 

@@ -186,7 +186,6 @@ def lose_presence(how: str, redis_server: PrivateRedis) -> None:
 def test_losing_redis_under_open_boards_costs_no_connected_player_anything(
         how: str, site: Site, private_redis: PrivateRedis, make_player: Callable[..., Player],
         start_match: Callable[..., Match], settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     # Read the servers' presence from here, as they do.
     settings.REDIS_URL, settings.TAVLA_PRESENCE_HEARTBEAT = private_redis.url, HEARTBEAT
     start = time.time()
@@ -244,7 +243,6 @@ def test_losing_redis_under_open_boards_costs_no_connected_player_anything(
 def test_a_crashed_web_process_s_boards_count_as_closed_within_the_ttl(
         site: Site, private_redis: PrivateRedis, make_player: Callable[..., Player],
         settings: Any) -> None:
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.REDIS_URL, settings.TAVLA_PRESENCE_HEARTBEAT = private_redis.url, HEARTBEAT
     player = make_player()
     table = services.table_create(name="crash")

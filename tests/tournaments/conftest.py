@@ -17,24 +17,6 @@ from tournaments.models import Entry, Pairing, PairingStatus, Tournament, Tourna
 
 
 @pytest.fixture
-def make_player(db: None, settings: Any) -> Callable[..., Player]:
-    # Hashing a real password for dozens of players would dominate the runtime.
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    counter = iter(range(1, 100_000))
-
-    def make(name: str | None = None, *, rating: float = 1500.0) -> Player:
-        username = name or f"p{next(counter)}"
-        user = User.objects.create_user(username=username, password="pw-" + username)
-        player = match_services.player_for_user(user)
-        if rating != player.rating:
-            player.rating = rating
-            player.save(update_fields=["rating"])
-        return player
-
-    return make
-
-
-@pytest.fixture
 def director(make_player: Callable[..., Player]) -> User:
     user = User.objects.create_user(username="director", password="pw-director",
                                     is_staff=True, is_superuser=True)
