@@ -12,7 +12,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.tavla-installed
 TEST_STAMP := $(VENV)/.tavla-test-installed
 
-.PHONY: run test lint typecheck pytest jstest bench stop install install-test
+.PHONY: run test soak lint typecheck pytest jstest bench stop install install-test
 
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
@@ -29,8 +29,18 @@ typecheck: $(TEST_STAMP)
 	$(PY) -m mypy --strict tavla/engine tournaments/formats tournaments/money.py tavla/analysis
 	$(PY) -m mypy tavla matches tournaments
 
+# pytest-xdist: with the embedded defaults, one worker per CPU, each with its own SQLite
+# database and Redis (tests sharing a server, browser or Celery worker stay together).
+# Against a REDIS_URL the run is serial: parallel workers would share its channel groups,
+# caches and queues. PYTEST_WORKERS=0 runs serially anyway.
+PYTEST_WORKERS ?= $(if $(REDIS_URL),0,auto)
+
 pytest: $(TEST_STAMP)
-	$(PY) -m pytest
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadgroup
+
+# The long run: 10,000 random self-play games (make test plays 1,000).
+soak: $(TEST_STAMP)
+	TAVLA_SELFPLAY_GAMES=10000 $(PY) -m pytest -q tests/engine/test_selfplay.py
 
 # The board's pure modules (geometry, move logic, words) under Node's own test runner.
 jstest:

@@ -8,7 +8,9 @@ files under ``var/``. Production sets ``REDIS_URL`` and never touches this modul
 
 Under pytest (``PYTEST_VERSION`` is set by pytest itself) the default port is a free one
 chosen per test session, so a test run never flushes or stops the Redis of a running
-``make run``, nor that of another test run in the same tree.
+``make run``, nor that of another test run in the same tree. Each pytest-xdist worker
+(``PYTEST_XDIST_WORKER``) chooses its own, so parallel workers never share channel groups,
+caches or Celery queues.
 """
 
 from __future__ import annotations
@@ -39,14 +41,22 @@ def _free_port() -> int:
 def embedded_redis_port() -> int:
     """The port of the embedded Redis for this process.
 
-    ``TAVLA_EMBEDDED_REDIS_PORT`` wins; otherwise 6390, or a free port under pytest. The
-    choice is written back to the environment so child processes agree with their parent.
+    ``TAVLA_EMBEDDED_REDIS_PORT`` wins; otherwise 6390, or a free port under pytest (one per
+    xdist worker). The choice is written back to the environment so child processes agree
+    with their parent.
     """
     configured = os.environ.get("TAVLA_EMBEDDED_REDIS_PORT")
-    if configured:
+    # A port a test process chose for itself names the xdist worker it was chosen for; a
+    # worker does not take the one its controller chose (its children, the same worker, do).
+    chosen_for = os.environ.get("TAVLA_EMBEDDED_REDIS_CHOSEN_FOR")
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if configured and (chosen_for is None or chosen_for == worker):
         return int(configured)
-    port = _free_port() if "PYTEST_VERSION" in os.environ else DEFAULT_PORT
+    under_pytest = "PYTEST_VERSION" in os.environ
+    port = _free_port() if under_pytest else DEFAULT_PORT
     os.environ["TAVLA_EMBEDDED_REDIS_PORT"] = str(port)
+    if under_pytest:
+        os.environ["TAVLA_EMBEDDED_REDIS_CHOSEN_FOR"] = worker
     return port
 
 

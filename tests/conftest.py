@@ -50,6 +50,30 @@ def pytest_configure(config: pytest.Config) -> None:
             _started_embedded_redis_port = port
 
 
+# Session fixtures that start a process or a browser once for every test that asks.
+_SHARED_PROCESS_GROUPS = {"live_server_process": "e2e", "browser": "e2e",
+                          "celery_worker_process": "celery"}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (``make test`` runs ``--dist loadgroup``), the tests that share a
+    session's server and browser, or its Celery worker, go to one xdist worker, which starts
+    them once instead of once per worker. Everything else is spread over the workers: each
+    has its own test database (pytest-django's suffix) and its own embedded Redis."""
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        groups = {group for name, group in _SHARED_PROCESS_GROUPS.items() if name in fixtures}
+        if item.get_closest_marker("e2e"):
+            groups.add("e2e")
+        elif item.get_closest_marker("celery"):
+            groups.add("celery")
+        if groups:
+            # A test needing both (none today) goes with the browser.
+            item.add_marker(pytest.mark.xdist_group("e2e" if "e2e" in groups else "celery"))
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     from django.conf import settings
 
