@@ -52,7 +52,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 # Session fixtures that start a process or a browser once for every test that asks.
 _SHARED_PROCESS_GROUPS = {"live_server_process": "e2e", "browser": "e2e",
-                          "celery_worker_process": "celery"}
+                          "celery_worker_process": "celery", "celery_clock_worker": "celery",
+                          "celery_beat_process": "celery"}
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
