@@ -12,7 +12,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.tavla-installed
 TEST_STAMP := $(VENV)/.tavla-test-installed
 
-.PHONY: run test soak lint typecheck pytest jstest bench stop install install-test
+.PHONY: run test soak lint typecheck pytest jstest bench stop install install-test messages
 
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
@@ -45,6 +45,12 @@ soak: $(TEST_STAMP)
 # The board's pure modules (geometry, move logic, words) under Node's own test runner.
 jstest:
 	node --test tests/js/
+
+# After changing UI strings: refresh the Persian and Turkish catalogues in their one-line
+# format, translate what is new or fuzzy, run it again to compile (tests/test_translations.py).
+messages: $(STAMP)
+	DEBUG=1 $(PY) manage.py makemessages -l fa -l tr --no-wrap --no-obsolete
+	DEBUG=1 $(PY) manage.py compilemessages -l fa -l tr --ignore=.venv
 
 bench: $(STAMP)
 	@set -e; for f in benchmarks/[!_]*.py; do \
