@@ -251,7 +251,8 @@ def pages(db: None, settings: Any) -> Iterator[dict[str, str]]:
     yield {"user": players[0].user.username, "home": "/", "lobby": "/lobby/",
            "table": f"/tables/{table.pk}/", "tournaments": "/tournaments/",
            "tournament": f"/tournaments/{tournament.pk}/",
-           "player": f"/players/{players[0].pk}/"}
+           "player": f"/players/{players[0].pk}/", "rules": "/tournaments/rules/",
+           "results": f"/tournaments/{tournament.pk}/results/"}
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -261,7 +262,8 @@ def test_pages_show_no_english_and_persian_pages_no_latin_digits(
     client.force_login(User.objects.get(username=pages["user"]))
     client.cookies["django_language"] = language
     problems: dict[str, list[str]] = {}
-    for name in ("home", "lobby", "table", "tournaments", "tournament", "player"):
+    for name in ("home", "lobby", "table", "tournaments", "tournament", "player", "rules",
+                 "results"):
         response = client.get(pages[name])
         assert response.status_code == 200, name
         html = response.content.decode()
@@ -272,4 +274,13 @@ def test_pages_show_no_english_and_persian_pages_no_latin_digits(
             found += [f"Latin digits in {t!r}" for t in page.text if LATIN_DIGIT.search(t)]
         if found:
             problems[name] = found
+    anonymous = Client()
+    anonymous.cookies["django_language"] = language
+    for path in ("/accounts/login/", "/accounts/signup/", "/"):
+        page = visible(anonymous.get(path).content.decode())
+        found = english_left(page.text + page.attributes)
+        if language == "fa":
+            found += [f"Latin digits in {t!r}" for t in page.text if LATIN_DIGIT.search(t)]
+        if found:
+            problems[path] = found
     assert problems == {}
