@@ -5,6 +5,7 @@ GNU Backgammon sees them; Position IDs and Match IDs are GNU Backgammon's.
 """
 
 from tavla.engine.actions import (
+    AcceptResign,
     Action,
     Adjudicate,
     AdjudicationScope,
@@ -15,6 +16,7 @@ from tavla.engine.actions import (
     NewGame,
     OpeningRoll,
     PlayMove,
+    RejectResign,
     Resign,
     Roll,
     Take,
@@ -50,7 +52,7 @@ from tavla.engine.game import (
     Phase,
     WinKind,
 )
-from tavla.engine.match import MatchState, Rules
+from tavla.engine.match import MatchState, ResignOffer, Rules
 from tavla.engine.match_id import MatchInfo, decode_match_id, encode_match_id, gnubg_ids
 from tavla.engine.matfile import export_mat
 from tavla.engine.moves import legal_plays
@@ -59,6 +61,7 @@ from tavla.engine.plays import Move, Play
 from tavla.engine.position import Position
 
 __all__ = [
+    "AcceptResign",
     "Action",
     "Adjudicate",
     "AdjudicationScope",
@@ -81,7 +84,9 @@ __all__ = [
     "OpeningRoll",
     "Phase",
     "PlayMove",
+    "RejectResign",
     "Resign",
+    "ResignOffer",
     "Roll",
     "Rules",
     "ScriptedDice",

@@ -9,7 +9,9 @@ back, so an event log can store actions as JSON and replay them. The JSON forms:
     {"type": "take", "player": null}
     {"type": "drop", "player": null}
     {"type": "play", "play": "24/18 13/9", "player": null}
-    {"type": "resign", "player": 0}
+    {"type": "resign", "player": 0, "level": 2}       # level: 1 single, 2 gammon, 3 backgammon
+    {"type": "accept_resign", "player": null}
+    {"type": "reject_resign", "player": null}
     {"type": "timeout", "player": 1}
     {"type": "forfeit", "player": 1}
     {"type": "adjudicate", "winner": 0, "scope": "game", "points": null, "reason": "..."}
@@ -119,12 +121,42 @@ class PlayMove:
 
 @dataclass(frozen=True, slots=True)
 class Resign:
-    """``player`` resigns the game: the opponent wins a single game times the cube."""
+    """``player`` resigns the game.
+
+    Under ``Rules.resignation == "single"`` the game ends at once: the opponent wins a single
+    game times the cube (``level`` must be ``None`` or 1). Under ``"offer"`` it is an offer to
+    lose ``level`` (1 single, 2 gammon, 3 backgammon; ``None`` means 1) times the cube, which
+    the opponent accepts or refuses.
+    """
 
     player: Seat
+    level: int | None = None
 
     def to_dict(self) -> JSON:
-        return {"type": "resign", "player": self.player}
+        data: JSON = {"type": "resign", "player": self.player}
+        if self.level is not None:
+            data["level"] = self.level
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class AcceptResign:
+    """The opponent of the resigning player accepts the offer: the game ends at its level."""
+
+    player: Seat | None = None
+
+    def to_dict(self) -> JSON:
+        return {"type": "accept_resign", "player": self.player}
+
+
+@dataclass(frozen=True, slots=True)
+class RejectResign:
+    """The opponent refuses the offer: the game goes on exactly where it was."""
+
+    player: Seat | None = None
+
+    def to_dict(self) -> JSON:
+        return {"type": "reject_resign", "player": self.player}
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +227,8 @@ Action = (
     | Drop
     | PlayMove
     | Resign
+    | AcceptResign
+    | RejectResign
     | Timeout
     | Forfeit
     | Adjudicate
@@ -225,7 +259,14 @@ def action_from_dict(data: JSON) -> Action:
                 raise EngineError(f"a play is stored as notation, not {play!r}")
             return PlayMove(play, _optional_player(data))
         if kind == "resign":
-            return Resign(check_seat(data["player"]))
+            level = data.get("level")
+            if level is not None and (isinstance(level, bool) or not isinstance(level, int)):
+                raise EngineError(f"a resignation level is 1, 2 or 3, not {level!r}")
+            return Resign(check_seat(data["player"]), level)
+        if kind == "accept_resign":
+            return AcceptResign(_optional_player(data))
+        if kind == "reject_resign":
+            return RejectResign(_optional_player(data))
         if kind == "timeout":
             return Timeout(check_seat(data["player"]))
         if kind == "forfeit":

@@ -149,7 +149,9 @@ class EventKind(enum.Enum):
     DOUBLE = "double"  # player doubled to `value`
     TAKE = "take"  # player took; the cube is now `value`, owned by player
     DROP = "drop"  # player dropped
-    RESIGN = "resign"  # player resigned
+    RESIGN = "resign"  # player resigned (`value`: the level accepted, 1..3, when offered)
+    RESIGN_OFFER = "resign_offer"  # player offered to resign at level `value` (1..3)
+    RESIGN_REJECT = "resign_reject"  # player refused the opponent's resignation offer
     TIMEOUT = "timeout"  # player's flag fell
     FORFEIT = "forfeit"  # player forfeited the match
     ADJUDICATE = "adjudicate"  # a referee decided for `player` (the winner); `note` why

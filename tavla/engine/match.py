@@ -15,6 +15,9 @@ Phases and the actions each accepts::
     CUBE_OFFERED  Take -> TURN_START (the doubler rolls next);  Drop -> GAME_OVER / MATCH_OVER
     MOVE          PlayMove -> TURN_START of the opponent, or GAME_OVER / MATCH_OVER
     any in-game   Resign, Timeout, Forfeit, Adjudicate
+                  (with ``Rules.resignation == "offer"`` a Resign is an offer: the phase stays,
+                  ``resign_offer`` is set and only AcceptResign -> GAME_OVER / MATCH_OVER,
+                  RejectResign -> as before the offer, Timeout, Forfeit or Adjudicate follow)
     GAME_OVER     NewGame -> OPENING_ROLL;  Forfeit, Adjudicate(scope=match);  EndSession (money)
     MATCH_OVER    nothing
 
@@ -43,6 +46,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from tavla.engine.actions import (
+    AcceptResign,
     Action,
     Adjudicate,
     AdjudicationScope,
@@ -53,6 +57,7 @@ from tavla.engine.actions import (
     NewGame,
     OpeningRoll,
     PlayMove,
+    RejectResign,
     Resign,
     Roll,
     Take,
@@ -86,6 +91,23 @@ from tavla.engine.position import Position
 
 SNAPSHOT_VERSION: Final = 1
 MAX_CUBE: Final = 64
+RESIGNATION_STYLES: Final = ("single", "offer")
+_LEVEL_KINDS: Final = {1: WinKind.SINGLE, 2: WinKind.GAMMON, 3: WinKind.BACKGAMMON}
+
+
+@dataclass(frozen=True, slots=True)
+class ResignOffer:
+    """A pending resignation: ``player`` offers to lose ``level`` (1..3) times the cube."""
+
+    player: Seat
+    level: int
+
+    @property
+    def kind(self) -> WinKind:
+        return _LEVEL_KINDS[self.level]
+
+    def to_dict(self) -> JSON:
+        return {"player": self.player, "level": self.level}
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +119,9 @@ class Rules:
     * ``crawford`` -- the Crawford rule (matches only; ignored in a money session).
     * ``max_cube`` -- no double beyond this value (a power of two, at most 64).
     * ``flag_loses_match`` -- a timeout loses the match (USBGF) instead of the game.
+    * ``resignation`` -- ``"single"``: a resignation ends the game at once, a single game
+      times the cube; ``"offer"``: a player offers to resign a single game, a gammon or a
+      backgammon, and the opponent accepts or refuses (FIBS, gnubg, WBF).
     """
 
     match_length: int | None = None
@@ -105,6 +130,7 @@ class Rules:
     crawford: bool = True
     max_cube: int = MAX_CUBE
     flag_loses_match: bool = False
+    resignation: str = "single"
 
     def __post_init__(self) -> None:
         length = self.match_length
@@ -117,6 +143,10 @@ class Rules:
             raise EngineError(f"the cube limit is a power of two from 2 to 64, not {cap!r}")
         if cap & (cap - 1):
             raise EngineError(f"the cube limit is a power of two from 2 to 64, not {cap!r}")
+        if self.resignation not in RESIGNATION_STYLES:
+            raise EngineError(
+                f"resignation is 'single' or 'offer', not {self.resignation!r}"
+            )
 
     @property
     def is_money(self) -> bool:
@@ -130,6 +160,7 @@ class Rules:
             "crawford": self.crawford,
             "max_cube": self.max_cube,
             "flag_loses_match": self.flag_loses_match,
+            "resignation": self.resignation,
         }
 
     @classmethod
@@ -142,6 +173,7 @@ class Rules:
             crawford=bool(data.get("crawford", True)),
             max_cube=int(data.get("max_cube", MAX_CUBE)),
             flag_loses_match=bool(data.get("flag_loses_match", False)),
+            resignation=str(data.get("resignation", "single")),
         )
 
 
@@ -162,6 +194,8 @@ class MatchState:
     * ``games`` -- the record of every game so far, the current one last.
     * ``winner`` / ``end_reason`` -- set once the match is over (``winner`` is ``None`` for
       a money session that ends level).
+    * ``resign_offer`` -- a resignation offered and not yet answered (``"offer"`` tables):
+      the phase, dice and player on roll stay as they were; only the opponent acts.
     """
 
     rules: Rules
@@ -178,6 +212,7 @@ class MatchState:
     games: tuple[GameRecord, ...]
     winner: Seat | None = None
     end_reason: EndReason | None = None
+    resign_offer: ResignOffer | None = None
     # The legal plays for ``dice``, computed once when they were rolled. A cache only:
     # not compared, not serialized (a state read back recomputes them on demand).
     _plays: tuple[Play, ...] | None = field(default=None, compare=False, repr=False)
@@ -239,7 +274,10 @@ class MatchState:
     @property
     def player_to_act(self) -> Seat | None:
         """Who must act next: the player on roll, or the doubled player while the cube is
-        offered; ``None`` when the server acts (opening roll, between games) or it is over."""
+        offered; ``None`` when the server acts (opening roll, between games) or it is over;
+        while a resignation is offered, the resigning player's opponent."""
+        if self.resign_offer is not None:
+            return other(self.resign_offer.player)
         if self.phase in (Phase.TURN_START, Phase.MOVE):
             return self.player_on_roll
         if self.phase is Phase.CUBE_OFFERED:
@@ -305,6 +343,10 @@ class MatchState:
         """The state after ``action``. Raises :class:`IllegalActionError` (or
         :class:`IllegalPlayError`, ``InvalidDiceError``, :class:`InvalidNotationError`)
         when the action is not allowed now; ``self`` is never changed."""
+        if self.resign_offer is not None and not isinstance(
+            action, (AcceptResign, RejectResign, Timeout, Forfeit, Adjudicate)
+        ):
+            raise IllegalActionError(f"cannot {_verb(action)} now: {self._describe_phase()}")
         match action:
             case OpeningRoll():
                 return self._opening_roll(action)
@@ -318,8 +360,12 @@ class MatchState:
                 return self._drop(action)
             case PlayMove():
                 return self._play(action)
-            case Resign(player=loser):
-                return self._resign(loser, EventKind.RESIGN, EndReason.RESIGN)
+            case Resign():
+                return self._resign_action(action)
+            case AcceptResign():
+                return self._accept_resign(action)
+            case RejectResign():
+                return self._reject_resign(action)
             case Timeout(player=loser) if self.rules.flag_loses_match:
                 return self._lose_match(loser, EventKind.TIMEOUT, EndReason.TIMEOUT)
             case Timeout(player=loser):
@@ -340,6 +386,12 @@ class MatchState:
             raise IllegalActionError(f"cannot {doing} now: {self._describe_phase()}")
 
     def _describe_phase(self) -> str:
+        offer = self.resign_offer
+        if offer is not None:
+            return (
+                f"player {offer.player} offered to resign a {offer.kind.value}: player "
+                f"{other(offer.player)} must accept or refuse"
+            )
         if self.phase is Phase.OPENING_ROLL:
             return f"game {self.game_number} is waiting for its opening roll"
         if self.phase is Phase.TURN_START:
@@ -494,6 +546,55 @@ class MatchState:
         )
         return self._end_game(result, GameEvent(kind, player=loser))
 
+    def _resign_action(self, action: Resign) -> MatchState:
+        loser = check_seat(action.player)
+        level = action.level
+        if level is not None and (isinstance(level, bool) or level not in _LEVEL_KINDS):
+            raise IllegalActionError(f"a resignation level is 1, 2 or 3, not {level!r}")
+        if self.rules.resignation == "single":
+            if level not in (None, 1):
+                raise IllegalActionError(
+                    "this table resigns a single game times the cube: no gammon or "
+                    "backgammon resignation"
+                )
+            return self._resign(loser, EventKind.RESIGN, EndReason.RESIGN)
+        if not self.phase.in_game:
+            raise IllegalActionError(f"player {loser} cannot resign now: {self._describe_phase()}")
+        level = level or 1
+        if level > 1 and not self.rules.gammons:
+            raise IllegalActionError(
+                "this table plays without gammons: a resignation is a single game"
+            )
+        offer = ResignOffer(loser, level)
+        event = GameEvent(EventKind.RESIGN_OFFER, player=loser, value=level)
+        return replace(self, resign_offer=offer, games=self._record(event))
+
+    def _pending_offer(self, claimed: Seat | None, doing: str) -> ResignOffer:
+        offer = self.resign_offer
+        if offer is None:
+            raise IllegalActionError(
+                f"cannot {doing} a resignation: none is offered ({self._describe_phase()})"
+            )
+        self._check_actor(claimed, f"{doing} the resignation")
+        return offer
+
+    def _accept_resign(self, action: AcceptResign) -> MatchState:
+        offer = self._pending_offer(action.player, "accept")
+        result = GameResult(
+            winner=other(offer.player),
+            points=offer.level * self.cube_value,
+            kind=offer.kind,
+            reason=EndReason.RESIGN,
+            cube_value=self.cube_value,
+        )
+        event = GameEvent(EventKind.RESIGN, player=offer.player, value=offer.level)
+        return self._end_game(result, event)
+
+    def _reject_resign(self, action: RejectResign) -> MatchState:
+        offer = self._pending_offer(action.player, "refuse")
+        event = GameEvent(EventKind.RESIGN_REJECT, player=other(offer.player), value=offer.level)
+        return replace(self, resign_offer=None, games=self._record(event))
+
     def _lose_match(self, loser: Seat, kind: EventKind, reason: EndReason) -> MatchState:
         check_seat(loser)
         return self._award_match(other(loser), None, GameEvent(kind, player=loser), reason)
@@ -555,6 +656,7 @@ class MatchState:
             score=new_score,
             games=games,
             post_crawford=self.post_crawford or self.crawford,
+            resign_offer=None,
             _plays=None,
         )
         length = self.rules.match_length
@@ -625,6 +727,7 @@ class MatchState:
             "games": [game.to_dict() for game in self.games],
             "winner": self.winner,
             "end_reason": None if self.end_reason is None else self.end_reason.value,
+            "resign_offer": None if self.resign_offer is None else self.resign_offer.to_dict(),
         }
 
     @classmethod
@@ -636,6 +739,7 @@ class MatchState:
             board = data["board"]
             dice = data["dice"]
             score = data["score"]
+            offer = data.get("resign_offer")
             state = cls(
                 rules=Rules.from_dict(data["rules"]),
                 phase=Phase(data["phase"]),
@@ -652,6 +756,8 @@ class MatchState:
                 winner=_optional_player(data.get("winner")),
                 end_reason=None if data.get("end_reason") is None
                 else EndReason(data["end_reason"]),
+                resign_offer=None if offer is None
+                else ResignOffer(check_seat(offer["player"]), int(offer["level"])),
             )
         except EngineError:
             raise
@@ -681,8 +787,21 @@ class MatchState:
             problems.append(f"the last game's result does not fit phase {self.phase.value}")
         if min(self.score) < 0:
             problems.append(f"score {self.score}")
+        offer = self.resign_offer
+        if offer is not None and (
+            offer.level not in _LEVEL_KINDS
+            or not self.phase.in_game
+            or self.rules.resignation != "offer"
+            or (offer.level > 1 and not self.rules.gammons)
+        ):
+            problems.append(f"resignation offer {offer.to_dict()} in phase {self.phase.value}")
         if problems:
             raise EngineError("inconsistent match snapshot: " + "; ".join(problems))
+
+
+def _verb(action: Action) -> str:
+    """The action's JSON ``type`` as a verb for a refusal message."""
+    return str(action.to_dict()["type"]).replace("_", " ")
 
 
 def _optional_player(value: Any) -> Seat | None:

@@ -192,6 +192,22 @@ def match_info(state: MatchState) -> MatchInfo:
     if phase.in_game:
         assert on_roll is not None
         offered = phase is Phase.CUBE_OFFERED
+        resign = state.resign_offer
+        if resign is not None:
+            # gnubg: fResigned holds the level and the turn passes to the player who answers.
+            return MatchInfo(
+                cube_value=state.cube_value,
+                cube_owner=cube_owner,
+                player_on_roll=on_roll,
+                crawford=state.crawford,
+                game_state=GameState.PLAYING,
+                turn=other(resign.player),
+                double_offered=offered,
+                resignation=resign.level,
+                dice=dice if phase is Phase.MOVE else (0, 0),
+                match_length=length,
+                score=state.score,
+            )
         return MatchInfo(
             cube_value=state.cube_value,
             cube_owner=cube_owner,
