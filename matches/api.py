@@ -370,7 +370,8 @@ class MatchViewSet(TavlaAPIMixin, mixins.ListModelMixin, viewsets.GenericViewSet
         return Response(match_state(fresh, player))
 
     @extend_schema(
-        summary="Act: roll, double, take, drop, play or resign on the version you saw",
+        summary="Act: roll, double, take, drop, play, resign (with a level), accept_resign or "
+                "reject_resign on the version you saw",
         tags=["matches"], request=ActionSerializer,
         responses={200: MatchStateSerializer, **_errors(400, 401, 403, 404, 409)},
     )
@@ -387,7 +388,7 @@ class MatchViewSet(TavlaAPIMixin, mixins.ListModelMixin, viewsets.GenericViewSet
             fresh = visible_matches(player).get(pk=match.pk)
             return Response(match_state(fresh, player))
         result = services.match_act(match_id=match.pk, player=player, action=data["action"],
-                                    play=data.get("play"),
+                                    play=data.get("play"), level=data.get("level"),
                                     expected_version=data["expected_version"])
         # The service returns the match as saved, with its players and table: no re-read.
         return Response(for_viewer(public_state(result.match, result.state), player.pk,

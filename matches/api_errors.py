@@ -27,6 +27,7 @@ ERROR_STATUS: Final[dict[str, int]] = {
     "unknown_type": status.HTTP_400_BAD_REQUEST,
     "unknown_action": status.HTTP_400_BAD_REQUEST,
     "invalid_play": status.HTTP_400_BAD_REQUEST,
+    "invalid_level": status.HTTP_400_BAD_REQUEST,
     "invalid_seat": status.HTTP_400_BAD_REQUEST,
     "invalid_option": status.HTTP_400_BAD_REQUEST,
     "invalid_scope": status.HTTP_400_BAD_REQUEST,

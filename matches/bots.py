@@ -110,9 +110,13 @@ def bot_act(*, match_id: int, version: int, rng: random.Random | None = None) ->
     player = match.players()[seat]
     if not player.is_bot:
         return False
-    choice = bot_brain.choose(state, seat, player.bot_strength or "intermediate",
-                              rng or _RNG)  # type: ignore[arg-type]
-    action, play = _service_action(state.phase, choice)
+    if state.resign_offer is not None:
+        # A resignation offered to a bot: it accepts (it has no evaluator to weigh it by).
+        action, play = "accept_resign", None
+    else:
+        choice = bot_brain.choose(state, seat, player.bot_strength or "intermediate",
+                                  rng or _RNG)  # type: ignore[arg-type]
+        action, play = _service_action(state.phase, choice)
     try:
         services.match_act(match_id=match_id, player=player, action=action,
                            expected_version=version, play=play)

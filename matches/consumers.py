@@ -292,6 +292,7 @@ class TableConsumer(ChatSocketMixin, _LiveConsumer):
         action = content.get("action")
         version = content.get("expected_version")
         play = content.get("play")
+        level = content.get("level")
         match_id = content.get("match_id")
         if not isinstance(action, str):
             raise ServiceError("bad_request", "action is one of: "
@@ -304,6 +305,9 @@ class TableConsumer(ChatSocketMixin, _LiveConsumer):
                                "'24/18 13/10'.")
         if match_id is not None and (isinstance(match_id, bool) or not isinstance(match_id, int)):
             raise ServiceError("bad_request", "match_id is a number.")
+        if level is not None and (isinstance(level, bool) or not isinstance(level, int)):
+            raise ServiceError("invalid_level", "level is 1 (single game), 2 (gammon) or 3 "
+                               "(backgammon).")
         # The match this board shows in progress is the one acted on: no lookup.
         target = match_id if match_id is not None else self.playing
         if target is None:
@@ -316,7 +320,7 @@ class TableConsumer(ChatSocketMixin, _LiveConsumer):
             return
         await db(services.match_act)(match_id=target, table_id=self.table_id,
                                      player=self.player, action=action,
-                                     expected_version=version, play=play)
+                                     expected_version=version, play=play, level=level)
 
 
 class LobbyConsumer(_LiveConsumer):

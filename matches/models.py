@@ -58,6 +58,7 @@ class PlayingRules(models.Model):
         clock_reserve_per_point: float
         grace_seconds: float
         flag_penalty: str
+        resignation: str
         is_public: bool
         is_rated: bool
 
@@ -293,6 +294,8 @@ class LogKind(models.TextChoices):
     TAKE = "take", _("Take")
     DROP = "drop", _("Drop")
     RESIGN = "resign", _("Resign")
+    ACCEPT_RESIGN = "accept_resign", _("Resignation accepted")
+    REJECT_RESIGN = "reject_resign", _("Resignation refused")
     TIMEOUT = "timeout", _("Flag fell")
     FORFEIT = "forfeit", _("Forfeit")
     ADJUDICATE = "adjudicate", _("Adjudication")

@@ -38,6 +38,11 @@ class FlagPenalty(models.TextChoices):
     MATCH = "match", _("Lose the match (USBGF)")
 
 
+class ResignationStyle(models.TextChoices):
+    SINGLE = "single", _("Single game × cube")
+    OFFER = "offer", _("Offer single, gammon or backgammon; the opponent accepts or refuses")
+
+
 @dataclass(frozen=True)
 class RuleGroup:
     """A heading under which the admin (and a reader) finds related options."""
@@ -112,7 +117,10 @@ class Rule:
             return forms.IntegerField(required=False, min_value=self.min_value,
                                       max_value=self.max_value, help_text=self.help, **common)
         assert self.choices is not None
-        return forms.ChoiceField(choices=self.choices.choices, **common)
+        # Left out of a posted form, a choice keeps its default (older clients post no
+        # field for an option added later).
+        return forms.TypedChoiceField(choices=self.choices.choices, required=False,
+                                      empty_value=self.default, **common)
 
 
 # The declaration. Its order is the order of the form; the admin groups it.
@@ -127,6 +135,9 @@ RULES: tuple[Rule, ...] = (
          shown="gammons", form_label=_("Gammons and backgammons count")),
     Rule("crawford", "flag", _("Crawford rule"), MATCH, True, shown="crawford",
          form_label=_("Crawford rule")),
+    Rule("resignation", "choice", _("resignation"), SCORING, ResignationStyle.SINGLE,
+         choices=ResignationStyle, shown="resignation", form_label=_("Resignation"),
+         help=_("Single × cube, or an offer of 1, 2 or 3 points × cube the opponent answers.")),
     Rule("is_rated", "flag", _("rated"), LISTING, True, shown="rated", form_label=_("Rated")),
     # The form sets the clock from a preset (matches.forms.CLOCK_CHOICES) instead.
     # A tournament plays with the clock by default: one stalled match cannot stall a bracket.

@@ -160,6 +160,8 @@ def public_state(match: Match, state: MatchState | None = None) -> dict[str, Any
         "board": board_dict(state.board),
         "player_on_roll": state.player_on_roll,
         "player_to_act": state.player_to_act,
+        # {"player": seat, "level": 1..3} while a resignation waits for the opponent's answer
+        "resign_offer": None if state.resign_offer is None else state.resign_offer.to_dict(),
         "dice": list(state.dice) if state.dice else None,
         "cube": {"value": state.cube_value, "owner": state.cube_owner,
                  "may_double": state.may_double()},
@@ -183,7 +185,7 @@ def acting_plays(state: MatchState) -> list[dict[str, Any]] | None:
 
     The engine computed them when the dice were rolled; only that player's boards get them.
     """
-    if state.phase is not Phase.MOVE:
+    if state.phase is not Phase.MOVE or state.resign_offer is not None:
         return None
     return [
         {

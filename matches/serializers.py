@@ -235,6 +235,11 @@ class CubeSerializer(serializers.Serializer[Any]):
     may_double = serializers.BooleanField()
 
 
+class ResignOfferSerializer(serializers.Serializer[Any]):
+    player = serializers.IntegerField(help_text="The seat that offered to resign.")
+    level = serializers.IntegerField(help_text="1 single game, 2 gammon, 3 backgammon.")
+
+
 class LegalPlaySerializer(serializers.Serializer[Any]):
     notation = serializers.CharField(help_text="Send this as `play` ('' is a pass).")
     moves = serializers.ListField(
@@ -282,6 +287,9 @@ class MatchStateSerializer(serializers.Serializer[Any]):
     board = BoardSerializer()
     player_on_roll = serializers.IntegerField(allow_null=True)
     player_to_act = serializers.IntegerField(allow_null=True)
+    resign_offer = ResignOfferSerializer(
+        allow_null=True, help_text="A resignation waiting for player_to_act's accept_resign or "
+                                   "reject_resign; null when none.")
     dice = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
     cube = CubeSerializer()
     deadline = serializers.DateTimeField(allow_null=True)
@@ -345,9 +353,17 @@ class ActionSerializer(serializers.Serializer[Any]):
         help_text="For action=play: one of legal_plays[].notation ('' passes when that is "
                   "the only play).",
     )
+    level = serializers.IntegerField(
+        required=False, min_value=1, max_value=3,
+        help_text="For action=resign on a table whose rules.resignation is 'offer': 1 single "
+                  "game, 2 gammon, 3 backgammon (times the cube); the opponent then sends "
+                  "accept_resign or reject_resign.",
+    )
     expected_version = serializers.IntegerField(min_value=0)
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["action"] != "resign" and "level" in attrs:
+            raise serializers.ValidationError({"level": "Only action=resign takes a level."})
         if attrs["action"] == "play" and "play" not in attrs:
             raise serializers.ValidationError({"play": "A play needs its notation."})
         if attrs["action"] != "play" and attrs.get("play"):

@@ -41,6 +41,7 @@ from matches.state import (
 )
 from tavla.engine import EngineError
 from tavla.engine.actions import (
+    AcceptResign,
     Action,
     Adjudicate,
     AdjudicationScope,
@@ -51,6 +52,7 @@ from tavla.engine.actions import (
     NewGame,
     OpeningRoll,
     PlayMove,
+    RejectResign,
     Resign,
     Roll,
     Take,
@@ -61,7 +63,8 @@ from tavla.engine.dice import FairDice
 from tavla.engine.game import EndReason, EventKind, Phase
 from tavla.engine.match import MatchState
 
-PLAYER_ACTIONS: Final = ("roll", "double", "take", "drop", "play", "resign")
+PLAYER_ACTIONS: Final = ("roll", "double", "take", "drop", "play", "resign", "accept_resign",
+                         "reject_resign")
 
 
 # -- players and tables --------------------------------------------------------------------
@@ -285,9 +288,12 @@ def match_act(
     actor: Any = None,
     now: datetime | None = None,
     table_id: int | None = None,
+    level: int | None = None,
 ) -> ActResult:
     """Apply a player's action: ``roll``, ``double``, ``take``, ``drop``, ``play`` (with the
-    play's notation) or ``resign``, made against ``expected_version``.
+    play's notation), ``resign`` (with an optional ``level``: 1 single, 2 gammon, 3
+    backgammon, on a table whose resignation style is ``offer``), ``accept_resign`` or
+    ``reject_resign``, made against ``expected_version``.
 
     Raises :class:`ServiceError` with codes ``unknown_action``, ``not_found``,
     ``match_over``, ``not_a_player``, ``stale_version``, ``not_your_turn`` and
@@ -307,6 +313,10 @@ def match_act(
                            f"expected one of {', '.join(PLAYER_ACTIONS)}.")
     if action == "play" and not isinstance(play, str):
         raise ServiceError("invalid_play", "A play needs its notation, such as '24/18 13/10'.")
+    if level is not None and (action != "resign" or isinstance(level, bool)
+                              or not isinstance(level, int) or level not in (1, 2, 3)):
+        raise ServiceError("invalid_level", "A resignation level is 1 (single game), 2 (gammon) "
+                           "or 3 (backgammon), and only a resignation has one.")
     with transaction.atomic():
         match = _locked_match(match_id)
         if table_id is not None and match.table_id != table_id:
@@ -322,7 +332,7 @@ def match_act(
             state = load_state(match)
             if action != "resign" and state.player_to_act != seat:
                 raise ServiceError("not_your_turn", "It is not your turn to act.")
-            engine_action = _engine_action(action, seat, state, play, MatchDice(match))
+            engine_action = _engine_action(action, seat, state, play, MatchDice(match), level)
             events, new_state = _apply_and_advance(match, state, engine_action,
                                                    _actor_id(actor) or player.user_id, now)
             return ActResult(match, events, new_state)
@@ -331,7 +341,7 @@ def match_act(
 
 
 def _engine_action(action: str, seat: int, state: MatchState, play: str | None,
-                   dice: MatchDice) -> Action:
+                   dice: MatchDice, level: int | None = None) -> Action:
     if action == "roll":
         if state.phase is not Phase.TURN_START:
             raise ServiceError("illegal_action", "You can roll only at the start of your turn.")
@@ -345,7 +355,11 @@ def _engine_action(action: str, seat: int, state: MatchState, play: str | None,
     if action == "play":
         assert play is not None
         return PlayMove(play, player=seat)
-    return Resign(seat)
+    if action == "accept_resign":
+        return AcceptResign(player=seat)
+    if action == "reject_resign":
+        return RejectResign(player=seat)
+    return Resign(seat, level)
 
 
 def _locked_match(match_id: int) -> Match:
@@ -479,6 +493,8 @@ def _advance(match: Match, state: MatchState, events: list[Event], now: datetime
     """
     dice = MatchDice(match)
     while True:
+        if state.resign_offer is not None:
+            break  # the resigning player's opponent answers first
         if state.phase is Phase.OPENING_ROLL:
             if awaiting_client_seeds(match):
                 break  # the first roll waits for the players' client seeds
@@ -738,11 +754,19 @@ def match_end_session(*, match_id: int, player: Player | None,
         if not state.rules.is_money:
             raise ServiceError("illegal_action", "Only a money session can be ended; "
                                "a match ends when a player reaches the match length.")
+        if state.resign_offer is not None:
+            raise ServiceError("illegal_action", "A resignation waits for its answer: the "
+                               "session can end once it is accepted or refused.")
         earlier: list[Event] = []
         if state.phase.in_game:
-            resigned = state.apply(Resign(seat))
-            earlier = _log_action(match, state, resigned, Resign(seat), player.user_id)
-            state = resigned
+            # At an "offer" table the session's end resigns a single game: offered, accepted.
+            steps: list[Action] = [Resign(seat)]
+            if state.rules.resignation == "offer":
+                steps.append(AcceptResign())
+            for step in steps:
+                resigned = state.apply(step)
+                earlier += _log_action(match, state, resigned, step, player.user_id)
+                state = resigned
         _apply_and_advance(match, state, EndSession(), player.user_id, timezone.now(),
                            earlier=earlier)
         return match

@@ -28,6 +28,7 @@ def rules_for_table(table: Table) -> Rules:
         gammons=table.gammons_enabled,
         crawford=table.crawford,
         flag_loses_match=table.flag_penalty == FlagPenalty.MATCH,
+        resignation=str(table.resignation),
     )
 
 

@@ -189,7 +189,8 @@ def test_an_admin_creates_a_table_through_the_service(admin_client: Any):
         "name": "Club night", "is_public": "on", "is_rated": "on", "cube_enabled": "on",
         "match_length": "7", "crawford": "on", "clock_delay": "12",
         "clock_reserve_seconds": "0", "clock_reserve_per_point": "120",
-        "grace_seconds": "60", "flag_penalty": "game", "scripted_dice": "[]",
+        "grace_seconds": "60", "flag_penalty": "game", "resignation": "single",
+        "scripted_dice": "[]",
     })
     assert response.status_code == 302, response.content.decode()[:3000]
     table = Table.objects.get(name="Club night")

@@ -111,7 +111,7 @@ def test_the_rules_shown_keep_their_keys():
     shown = rules_shown(Table(match_length=5, clock_enabled=True, clock_reserve_seconds=0,
                               clock_reserve_per_point=60, clock_delay=10))
     assert shown == {"match_length": 5, "cube": True, "gammons": True, "crawford": True,
-                     "rated": True, "clock": {"delay": 10, "reserve": 300,
+                     "resignation": "single", "rated": True, "clock": {"delay": 10, "reserve": 300,
                                               "reserve_per_point": 60, "flag_penalty": "game"}}
 
 

@@ -77,6 +77,11 @@ def play_match(pairing: Pairing, loser: Entry, *, how: str = "resign") -> Match:
         else:
             match_services.match_act(match_id=match.pk, player=loser.player, action="resign",
                                      expected_version=match.version)
+            match.refresh_from_db()
+            if match.snapshot.get("resign_offer"):  # an "offer" table: the winner accepts
+                winner = pairing.entry_a if loser == pairing.entry_b else pairing.entry_b
+                match_services.match_act(match_id=match.pk, player=winner.player,
+                                         action="accept_resign", expected_version=match.version)
         match.refresh_from_db()
     assert match.status >= MatchStatus.FINISHED
     return match

@@ -33,6 +33,7 @@ def tournament_form(director, players, **changes) -> dict[str, str]:
         "is_public": "on", "cube_enabled": "on", "gammons_enabled": "on", "crawford": "on",
         "clock_enabled": "on", "clock_delay": "8", "clock_reserve_seconds": "0",
         "clock_reserve_per_point": "90", "grace_seconds": "60", "flag_penalty": "match",
+        "resignation": "offer",
         **management("entries", len(players)), **management("rounds"), **management("log"),
         **management("side_pools"),
     }
@@ -63,6 +64,7 @@ def test_a_director_runs_a_tournament_from_the_admin(client, director, make_play
     assert response.status_code == 302, response.content.decode()[:3000]
     tournament = Tournament.objects.get()
     assert tournament.entries.count() == 5 and tournament.flag_penalty == "match"
+    assert tournament.resignation == "offer"
     assert not tournament.auto_pair  # left unticked: the director pairs each round
 
     page = act(client, CHANGELIST, "open_registration", tournament.pk)
