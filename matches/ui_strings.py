@@ -62,6 +62,16 @@ def board_strings() -> dict[str, str]:
         "empty_seat": _("Free seat"),
         "waiting_player": _("Waiting for an opponent…"),
         "resign_question": _("Resign this game? {name} wins {points}."),
+        "resign_offer_question": _("Offer to resign this game? If {name} accepts, they win "
+                                   "the level you choose times the cube ({points} a single "
+                                   "game)."),
+        "resign_offer_you": _("{name} offers to resign {level}: you win {points} if you "
+                              "accept."),
+        "resign_offer_wait": _("Waiting for {name} to accept or refuse your resignation of "
+                               "{level}."),
+        "level_single": _("a single game"),
+        "level_gammon": _("a gammon"),
+        "level_backgammon": _("a backgammon"),
         "cancel": _("Cancel"),
         "yes_resign": _("Yes, resign"),
         "close": _("Close"),

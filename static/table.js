@@ -43,7 +43,11 @@ const bottomSeat = () => {
 const inGame = () => hasMatch() && state.status === 'playing'
   && ['opening_roll', 'turn_start', 'cube_offered', 'move'].includes(state.phase);
 const myTurn = () => hasMatch() && state.status === 'playing' && mySeat() !== null
-  && state.player_to_act === mySeat();
+  && state.player_to_act === mySeat() && !state.resign_offer;
+// A resignation offered to me, waiting for my answer ("offer" tables only).
+const answering = () => hasMatch() && state.status === 'playing' && mySeat() !== null
+  && !!state.resign_offer && state.player_to_act === mySeat();
+const offerTable = () => hasMatch() && state.rules && state.rules.resignation === 'offer';
 const moving = () => myTurn() && state.phase === 'move' && !!state.legal_plays;
 
 function nameOf(seat) {
@@ -118,6 +122,12 @@ function statusNodes() {
     if (acting !== null) parts.push(' ', ...fmtNodes(words, 'waiting_for', { name: nameOf(acting) }));
     return parts;
   }
+  const offer = state.resign_offer;
+  if (offer) {
+    const level = t(['', 'level_single', 'level_gammon', 'level_backgammon'][offer.level]);
+    if (offer.player === mySeat()) return fmtNodes(words, 'resign_offer_wait', { name: nameOf(1 - offer.player), level });
+    return fmtNodes(words, 'resign_offer_you', { name: nameOf(offer.player), level, points: pointsText(words, offer.level * state.cube.value) });
+  }
   if (myTurn()) {
     if (state.phase === 'turn_start') return [t('your_turn_roll')];
     if (state.phase === 'cube_offered') return fmtNodes(words, 'cube_offered_you', { name: nameOf(1 - mySeat()), value: num(state.cube.value * 2) });
@@ -154,7 +164,10 @@ function renderControls() {
     drop: myTurn() && state.phase === 'cube_offered',
     undo: moving() && board.partial().length > 0,
     confirm: moving() && !options.autoConfirm,
-    resign: inGame() && mySeat() !== null,
+    resign: inGame() && mySeat() !== null && !state.resign_offer,
+    // A resignation offered to me ("offer" tables): accept or refuse it; nothing else until then.
+    accept_resign: answering(),
+    reject_resign: answering(),
     // A money session has no match length: either player ends it (the game in progress is resigned).
     end_session: hasMatch() && state.status === 'playing' && mySeat() !== null && !state.match_length,
     flip: mySeat() === null && hasMatch(),
@@ -311,7 +324,10 @@ function planForcedPlay() {
 
 const resignDialog = $('resign-dialog');
 resignDialog.addEventListener('close', () => {
-  if (resignDialog.returnValue === 'yes') act('resign');
+  if (resignDialog.returnValue !== 'yes') return;
+  const chosen = resignDialog.querySelector('input[name="resign-level"]:checked');
+  if (offerTable() && chosen) act('resign', { level: Number(chosen.value) });
+  else act('resign');
 });
 
 function control(action) {
@@ -326,7 +342,13 @@ function control(action) {
     if (window.confirm(t('end_session_question'))) act('end_session');
   } else if (action === 'resign') {
     const opponent = nameOf(1 - mySeat());
-    $('resign-text').textContent = fmt('resign_question', { name: opponent, points: pointsText(words, state.cube.value) });
+    $('resign-text').textContent = fmt(offerTable() ? 'resign_offer_question' : 'resign_question', { name: opponent, points: pointsText(words, state.cube.value) });
+    $('resign-levels').hidden = !offerTable();
+    // Levels worth nothing more at this table are left out: no gammons, no gammon resignation.
+    for (const input of resignDialog.querySelectorAll('input[name="resign-level"]')) {
+      input.closest('label').hidden = input.value !== '1' && !state.rules.gammons;
+      input.checked = input.value === '1';
+    }
     resignDialog.returnValue = '';
     resignDialog.showModal();
   } else {
