@@ -129,6 +129,8 @@ def board_strings() -> dict[str, str]:
         "ev_take": _("{name} takes"),
         "ev_drop": _("{name} drops"),
         "ev_resign": _("{name} resigns"),
+        "ev_resign_offer": _("{name} offers to resign: {value} × cube"),
+        "ev_resign_reject": _("{name} refuses the resignation"),
         "ev_timeout": _("{name}'s flag falls"),
         "ev_forfeit": _("{name} forfeits"),
         "ev_adjudicate": _("A referee decides for {name}"),

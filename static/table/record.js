@@ -6,7 +6,7 @@ import { fmtNodes, html } from '../board/dom.js';
 export const EVENT_KEYS = {
   play: 'ev_play', roll: 'ev_roll', auto_pass: 'ev_pass', double: 'ev_double', take: 'ev_take',
   drop: 'ev_drop', resign: 'ev_resign', timeout: 'ev_timeout', forfeit: 'ev_forfeit',
-  adjudicate: 'ev_adjudicate',
+  adjudicate: 'ev_adjudicate', resign_offer: 'ev_resign_offer', resign_reject: 'ev_resign_reject',
 };
 
 export function diceText(words, dice) {
