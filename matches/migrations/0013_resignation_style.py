@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0011_match_next_sequence'),
+        ('matches', '0012_client_seeds'),
     ]
 
     operations = [
