@@ -186,3 +186,47 @@ def test_mat_export_writes_an_accepted_gammon_as_its_points() -> None:
     done = _doubled_turn().apply(Resign(1, 2)).apply(AcceptResign(0))
     text = export_mat(done, ("Ann", "Bob"))
     assert "Wins 4 point" in text
+
+
+# gnubg 1.07 (`gnubg -q -t -p`): "new match 7", it rolled 6-2 for player 1 ("root"), then
+# "resign gammon". Match IDs before and after, as gnubg.matchid() printed them.
+GNUBG_BEFORE, GNUBG_OFFERED = "cAnrAAAAAAAE", "cEHrAAAAAAAE"
+GNUBG_SCRIPT = """import gnubg
+gnubg.command("set player 0 human")
+gnubg.command("set player 1 human")
+gnubg.command("new match 7")
+print("BEFORE", gnubg.matchid())
+gnubg.command("resign gammon")
+print("OFFERED", gnubg.matchid())
+"""
+
+
+def test_an_offered_gammon_has_gnubgs_match_id() -> None:
+    moving = MatchState.new(OFFER).apply(OpeningRoll(2, 6))  # player 1 to play 6-2
+    assert gnubg_ids(moving)[1] == GNUBG_BEFORE
+    assert gnubg_ids(moving.apply(Resign(1, 2)))[1] == GNUBG_OFFERED
+
+
+def test_gnubg_itself_writes_that_match_id(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import subprocess
+
+    from tests.engine.gnubg_ref import gnubg_path
+
+    gnubg = gnubg_path()
+    if gnubg is None:
+        pytest.skip("GNU Backgammon is not installed")
+    script = tmp_path / "resign.py"
+    script.write_text(GNUBG_SCRIPT)
+    out = subprocess.run([gnubg, "-q", "-t", "-p", str(script)], capture_output=True,
+                         text=True, timeout=120, cwd=tmp_path).stdout
+    ids = dict(line.split()[:2] for line in out.splitlines()
+               if line.startswith(("BEFORE ", "OFFERED ")))
+    # gnubg rolls its own dice: compare the fields that do not depend on them.
+    before, offered = decode_match_id(ids["BEFORE"]), decode_match_id(ids["OFFERED"])
+    mover = before.player_on_roll
+    assert (offered.resignation, offered.turn, offered.player_on_roll, offered.dice) == (
+        2, 1 - mover, mover, before.dice)
+    state = MatchState.new(OFFER).apply(
+        OpeningRoll(*(before.dice if mover == 0 else before.dice[::-1])))
+    if state.phase is Phase.MOVE and state.player_on_roll == mover:
+        assert gnubg_ids(state.apply(Resign(mover, 2)))[1] == ids["OFFERED"]
