@@ -16,9 +16,9 @@ from typing import Any, Final
 
 from django.contrib.auth import get_user_model
 
-from matches import services
+from matches import dice_seeds, services
 from matches.models import Match, MatchStatus, Table
-from matches.state import load_state
+from matches.state import awaiting_client_seeds, load_state
 from tavla.engine.clock import PRESETS
 from tavla.engine.game import Phase
 from tavla.engine.match import MatchState
@@ -56,6 +56,13 @@ def play_out(match: Match, rng: random.Random, *, max_actions: int = 20_000,
         match.refresh_from_db()
         if match.is_finished:
             return match
+        if awaiting_client_seeds(match):
+            # Both players contribute to the dice before the first roll, as boards do.
+            for index, player in enumerate(match.players()):
+                if getattr(match, f"client_seed{index}") is None:
+                    dice_seeds.match_client_seed(match_id=match.pk, player=player,
+                                                 seed=rng.randbytes(32).hex())
+            continue
         state = load_state(match)
         finished_games = sum(1 for game in state.games if game.result is not None)
         if state.rules.is_money and finished_games >= session_games:

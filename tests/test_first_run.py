@@ -7,22 +7,20 @@ reads everything the three commands print.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import signal
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from tavla.embedded_redis import VAR_DIR, ping
 from tests.conftest import BASE_DIR
+from tests.processes import wait_until_healthy
 from tests.test_foundation import free_port
 
 pytestmark = pytest.mark.slow
@@ -57,20 +55,7 @@ def test_first_make_run_prints_no_traceback(tmp_path: Path) -> None:
                 cwd=BASE_DIR, env=env, stdout=log, stderr=subprocess.STDOUT,
                 start_new_session=True)
             try:
-                body: dict[str, Any] = {}
-                deadline = time.monotonic() + 90
-                while not (body.get("status") == "ok" and body.get("beat")):
-                    assert process.poll() is None, log_path.read_text()
-                    assert time.monotonic() < deadline, (body, log_path.read_text())
-                    time.sleep(0.5)
-                    try:
-                        with urllib.request.urlopen(f"http://127.0.0.1:{web_port}/healthz",
-                                                    timeout=5) as response:
-                            body = json.load(response)
-                    except urllib.error.HTTPError as error:
-                        body = json.load(error)
-                    except (urllib.error.URLError, ConnectionError, TimeoutError):
-                        continue
+                wait_until_healthy(process, web_port, log_path)
                 # A page and a board, so the web process has served something.
                 for path in ("/", "/lobby/"):
                     with urllib.request.urlopen(f"http://127.0.0.1:{web_port}{path}",

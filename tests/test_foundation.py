@@ -11,8 +11,6 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +26,7 @@ from tavla.queues import CLOCK_QUEUE, QUEUES
 from tavla.tasks import BEAT_COUNT_KEY, BEAT_LAST_KEY, heartbeat
 
 from .conftest import BASE_DIR, CeleryWorkerProcess, subprocess_env
+from .processes import wait_until_healthy
 
 ON_SQLITE = settings.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
 
@@ -265,18 +264,7 @@ def test_runall_brings_up_web_worker_and_beat_and_stops_them_on_ctrl_c(
             start_new_session=True,
         )
         try:
-            body: dict[str, Any] = {}
-            deadline = time.monotonic() + 90
-            while not (body.get("status") == "ok" and body.get("beat")):
-                assert process.poll() is None, log_path.read_text()
-                assert time.monotonic() < deadline, (body, log_path.read_text())
-                time.sleep(0.5)
-                try:
-                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz",
-                                                timeout=5) as response:
-                        body = json.load(response)
-                except (urllib.error.URLError, ConnectionError, TimeoutError):
-                    continue
+            wait_until_healthy(process, port, log_path)
             children = _children_of(process.pid)
             assert len(children) == 2 + len(QUEUES), children  # web, beat, a worker per queue
             for name in (f"tavla-{port}", f"tavla-{port}-{CLOCK_QUEUE}"):
