@@ -33,7 +33,10 @@ def documented_die(server: bytes, c0: bytes, c1: bytes, k: int) -> int:
 
 @pytest.mark.parametrize("c0, c1", [(b"", b""), (b"\x01", b""), (b"", b"\xff" * 64),
                                     (secrets.token_bytes(32), secrets.token_bytes(32)),
-                                    (b"ab", b"c"), (b"a", b"bc")])
+                                    (b"ab", b"c"), (b"a", b"bc")],
+                         # Named, not shown: xdist workers must collect the same test ids,
+                         # and one case is random bytes.
+                         ids=["empty", "one-byte", "long", "random", "ab-c", "a-bc"])
 def test_the_documented_algorithm_gives_the_engines_dice(c0: bytes, c1: bytes) -> None:
     server = secrets.token_bytes(32)
     engine = FairDice(server, client_seeds=(c0, c1))
