@@ -62,6 +62,7 @@ ERROR_STATUS: Final[dict[str, int]] = {
     "locked_out": status.HTTP_429_TOO_MANY_REQUESTS,
     "seeds_closed": status.HTTP_409_CONFLICT,
     "seed_already_sent": status.HTTP_409_CONFLICT,
+    "invalid_seed": status.HTTP_400_BAD_REQUEST,
 }
 
 # DRF's own codes in our vocabulary: one word for one meaning on both doors.
