@@ -10,7 +10,22 @@ reconnecting at once whenever the server closes it (the rate limit closes a floo
 
 Run: .venv/bin/python benchmarks/socket_flood.py [--moves 300] [--flooders 10]
 
-Measured on the 2-core development machine: see the end of this docstring.
+Each flooder connects from its own loopback address (127.0.0.10-19): an attacker is not
+the player it attacks, so the per-address limits alone must not be what keeps table A fast.
+
+Measured on the 2-core development machine, quiet (load ~0.7; 1 Dec 2026, 12:45 UTC), 300
+moves a phase, the flooders' process on the same machine using 70% of a core:
+
+    without flooders   p50 26.9 ms  p99 119.0 ms  max 131.5 ms  (server 72% of a core)
+    with 10 flooders   p50 41.5 ms  p99 147.3 ms  max 153.8 ms  (server 73% of a core)
+    p99 ratio 1.24 (target <= 2.0); the flooders sent 10,601 messages over 10 connections,
+    then 12,739 reconnections were closed unread (the address's penalty).
+
+Before the fuse in daphne's frame reader (tavla.daphne_protocol) the same ten sockets wrote
+2.46 million frames in 25 s and were never closed (daphne queued every frame; the
+consumer's 1008 never went out), and a new board on the process waited 8-10 s; with the
+fuse but without the penalty at accept, the flooders' 450 refused handshakes a second took
+p50 to 105 ms and the p99 ratio to 1.98-2.22.
 """
 
 from __future__ import annotations
@@ -70,19 +85,26 @@ def make_tables() -> tuple[int, int, list[str]]:
     return table_a.pk, table_b.pk, sessions
 
 
-async def _flood_one(url: str, origin: str, stop: Any, counts: dict[str, int]) -> None:
+async def _flood_one(url: str, origin: str, address: str, stop: Any,
+                     counts: dict[str, int]) -> None:
+    """One flooder, from its own loopback address (``127.0.0.N``): an attacker is not the
+    player it attacks, so the per-address limits must not be what keeps table A fast."""
     import websockets
 
     frame = json.dumps({"type": "sync"})
     while not stop.is_set():
         try:
             async with websockets.connect(url, origin=origin, open_timeout=10,
-                                          ping_interval=None, compression=None) as ws:
+                                          ping_interval=None, compression=None,
+                                          local_addr=(address, 0)) as ws:
                 counts["connections"] += 1
 
                 async def drain() -> None:
-                    async for _ in ws:
-                        counts["received"] += 1
+                    try:
+                        async for _ in ws:
+                            counts["received"] += 1
+                    except websockets.ConnectionClosed:
+                        pass
 
                 draining = asyncio.ensure_future(drain())
                 while True:
@@ -102,7 +124,8 @@ def flood(url: str, origin: str, sockets: int, stop: Any, out: Any) -> None:
     counts: dict[str, int] = {"connections": 0, "sent": 0, "received": 0}
 
     async def main() -> None:
-        await asyncio.gather(*(_flood_one(url, origin, stop, counts) for _ in range(sockets)))
+        await asyncio.gather(*(_flood_one(url, origin, f"127.0.0.{10 + number}", stop, counts)
+                               for number in range(sockets)))
 
     asyncio.run(main())
     out.put(counts)
@@ -131,7 +154,12 @@ async def play_moves(server: str, table_id: int, sessions: list[str], moves: int
 
     async def until(condition: Any) -> None:
         async with changed:
-            await asyncio.wait_for(changed.wait_for(condition), 30)
+            try:
+                await asyncio.wait_for(changed.wait_for(condition), 30)
+            except TimeoutError:
+                seen = [{key: state.get(key) for key in ("version", "status", "phase",
+                                                         "player_to_act")} for state in states]
+                raise TimeoutError(f"no new state in 30 s; the boards show {seen}") from None
 
     async def newer(seat: int, version: int) -> None:
         await until(lambda: states[seat]["version"] > version)
@@ -170,6 +198,12 @@ async def play_moves(server: str, table_id: int, sessions: list[str], moves: int
     return latencies
 
 
+def _cpu_of(pid: int | None) -> float:
+    """CPU seconds (user + system) process ``pid`` has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def line(name: str, values: list[float]) -> str:
     values = sorted(values)
     return (f"{name:<22} n={len(values):4d}  p50 {percentile(values, 0.5):6.1f} ms  "
@@ -199,8 +233,11 @@ def main() -> None:
               f"{five:.2f} (5 min)", flush=True)
         table_a, table_b, sessions = make_tables()
         rng = random.Random(11)
+        cpu, wall = servers.cpu_seconds()[0], time.perf_counter()
         alone = asyncio.run(play_moves(server, table_a, sessions, args.moves, rng))
-        print(line("without flooders", alone), flush=True)
+        print(line("without flooders", alone)
+              + f"  (server {(servers.cpu_seconds()[0] - cpu) / (time.perf_counter() - wall):.0%}"
+              " of a core)", flush=True)
 
         queue: Any = multiprocessing.Queue()
         stop = multiprocessing.Event()
@@ -209,14 +246,23 @@ def main() -> None:
             target=flood, args=(flood_url, server, args.flooders, stop, queue), daemon=True)
         flooders.start()
         time.sleep(1.0)  # let the flood start
+        cpu, wall = servers.cpu_seconds()[0], time.perf_counter()
+        flooder_cpu = _cpu_of(flooders.pid)
         flooded = asyncio.run(play_moves(server, table_a, sessions, args.moves, rng))
+        elapsed = time.perf_counter() - wall
+        server_share = (servers.cpu_seconds()[0] - cpu) / elapsed
+        flooder_share = (_cpu_of(flooders.pid) - flooder_cpu) / elapsed
         stop.set()
         counts = queue.get(timeout=30)
         flooders.join(10)
-        print(line(f"with {args.flooders} flooders", flooded), flush=True)
+        print(line(f"with {args.flooders} flooders", flooded)
+              + f"  (server {server_share:.0%} of a core, flooders {flooder_share:.0%})",
+              flush=True)
+        refused = sum(n for key, n in counts.items()
+                      if key not in {"connections", "sent", "received"})
         print(f"flooders: {counts['sent']} messages sent over {counts['connections']} "
-              f"connections (the server closed each flooder and it came back), "
-              f"{counts['received']} answers", flush=True)
+              f"connections, {counts['received']} answers; {refused} attempts to reconnect "
+              f"refused ({dict(counts)})", flush=True)
         ratio = percentile(sorted(flooded), 0.99) / max(percentile(sorted(alone), 0.99), 0.001)
         verdict = "OK" if ratio <= 2 else "OVER TARGET"
         print(f"p99 ratio {ratio:.2f} (target <= 2.0): {verdict}", flush=True)

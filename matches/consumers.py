@@ -261,6 +261,8 @@ class TableConsumer(ChatSocketMixin, _LiveConsumer):
             elif kind == "stand":
                 await db(services.table_stand)(table_id=self.table_id, player=self.player)
                 await self.chat_refresh()
+            elif kind in ("sync", "history") and not self.may_read():
+                raise ServiceError("rate_limited", "Too many state reads: one a second.")
             elif kind == "sync":
                 await self.send_state()
             elif kind == "history":

@@ -14,6 +14,13 @@ into every consumer and sees each socket's raw ASGI events before the consumer d
   at once per address, refilled at ``TAVLA_SOCKET_CONNECT_RATE`` a second; one more is
   closed with 1008 before any work is done for it (a flooder that reconnects at once after
   each 1008 costs next to nothing).
+* **Penalty.** An address one of whose sockets was closed for flooding (here, or by the
+  fuse in daphne's frame reader, ``tavla.daphne_protocol``) opens no new socket for
+  ``TAVLA_SOCKET_PENALTY_SECONDS`` (60): each is closed with 1008 before any work is done
+  for it. Sockets already open from that address are not touched.
+* **State reads.** ``sync`` and ``history`` read the database, so they have a bucket of
+  their own per client: ``TAVLA_SOCKET_READ_BURST`` (5) at once, refilled at
+  ``TAVLA_SOCKET_READ_RATE`` (1) a second; one more is answered ``rate_limited``.
 * **Sockets per client.** At most ``TAVLA_SOCKETS_PER_USER`` open sockets per user (or API
   token) and ``TAVLA_SOCKETS_PER_ADDRESS`` per client address, per web process; one more is
   answered ``{"type": "error", "error": "too_many_sockets"}`` and closed with 1008. Behind a
@@ -129,15 +136,41 @@ class Buckets:
                 del self.buckets[key]
 
 
+class Penalties:
+    """Addresses refused new sockets until a moment (``time.monotonic``), in this process."""
+
+    def __init__(self) -> None:
+        self.until: dict[str, float] = {}
+
+    def add(self, address: str) -> None:
+        now = time.monotonic()
+        if len(self.until) >= 10_000:
+            self.until = {key: end for key, end in self.until.items() if end > now}
+        self.until[f"address:{address}"] = now + _limit("TAVLA_SOCKET_PENALTY_SECONDS", 60)
+
+    def holds(self, address_key: str) -> bool:
+        end = self.until.get(address_key)
+        if end is None:
+            return False
+        if end <= time.monotonic():
+            del self.until[address_key]
+            return False
+        return True
+
+
 def reset_limits() -> None:
-    """Forget every bucket and count of this process (tests)."""
+    """Forget every bucket, count and penalty of this process (tests)."""
     message_buckets.buckets.clear()
+    read_buckets.buckets.clear()
     connect_buckets.buckets.clear()
     open_sockets.open.clear()
+    penalties.until.clear()
 
 
 message_buckets = Buckets("TAVLA_SOCKET_BURST", 30, "TAVLA_SOCKET_RATE", 15)
+read_buckets = Buckets("TAVLA_SOCKET_READ_BURST", 5, "TAVLA_SOCKET_READ_RATE", 1)
 connect_buckets = Buckets("TAVLA_SOCKET_CONNECT_BURST", 60, "TAVLA_SOCKET_CONNECT_RATE", 2)
+penalties = Penalties()
 
 
 def client_keys(scope: dict[str, Any]) -> list[tuple[str, int]]:
@@ -196,12 +229,14 @@ class GuardedSocket:
     ``disconnect`` run only for a socket that was let in."""
 
     _bucket: TokenBucket | None = None
+    _read_bucket: TokenBucket | None = None
     _counted: list[str] | None = None
 
     async def websocket_connect(self, message: dict[str, Any]) -> None:
         keys = client_keys(self.scope)  # type: ignore[attr-defined]
         addresses = [key for key, _limit_value in keys if key.startswith("address:")]
-        if addresses and not connect_buckets.get(addresses[0]).take():
+        if addresses and (penalties.holds(addresses[0])
+                          or not connect_buckets.get(addresses[0]).take()):
             await self.accept()  # type: ignore[attr-defined]
             await self.close(code=CLOSE_POLICY_VIOLATION)  # type: ignore[attr-defined]
             return
@@ -213,9 +248,14 @@ class GuardedSocket:
             return
         self._counted = [key for key, _limit_value in keys]
         # The client's bucket: its user or token if it has one, else its address.
-        self._bucket = message_buckets.get(self._counted[0] if self._counted
-                                           else f"socket:{id(self)}")
+        client = self._counted[0] if self._counted else f"socket:{id(self)}"
+        self._bucket = message_buckets.get(client)
+        self._read_bucket = read_buckets.get(client)
         await super().websocket_connect(message)  # type: ignore[misc]
+
+    def may_read(self) -> bool:
+        """Whether this client may have one more state read (``sync``, ``history``) now."""
+        return self._read_bucket is None or self._read_bucket.take()
 
     async def websocket_disconnect(self, message: dict[str, Any]) -> None:
         if self._counted is None:
@@ -236,6 +276,9 @@ class GuardedSocket:
                 self._bucket.overflow = 0  # the close is the penalty; the next socket starts
                                            # with the bucket as this one left it
                 self._bucket = None  # read nothing more from this socket
+                client = self.scope.get("client")  # type: ignore[attr-defined]
+                if client:
+                    penalties.add(client[0])
                 await self.close(code=CLOSE_POLICY_VIOLATION)  # type: ignore[attr-defined]
             else:
                 await self._error("rate_limited", "Too many messages: slow down.")

@@ -21,6 +21,7 @@ from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: 
 from django.urls import URLPattern, URLResolver  # noqa: E402
 
 from matches import routing as matches_routing  # noqa: E402
+from tavla import daphne_protocol  # noqa: E402
 from matches.auth import TokenAuthMiddleware  # noqa: E402
 
 websocket_urlpatterns: list[URLPattern | URLResolver] = [
@@ -34,6 +35,9 @@ websocket_urlpatterns += tournaments_routing.websocket_urlpatterns
 # Like `runserver`, serve static files from the app itself while developing; in production
 # the proxy serves `collectstatic`'s output.
 http_app = ASGIStaticFilesHandler(django_asgi_app) if settings.DEBUG else django_asgi_app
+
+# Close codes as RFC 6455 has them, and flooders cut off where daphne reads their frames.
+daphne_protocol.install()
 
 application = ProtocolTypeRouter(
     {

@@ -263,6 +263,11 @@ TAVLA_SOCKET_MAX_FRAME_BYTES = int(os.environ.get("TAVLA_SOCKET_MAX_FRAME_BYTES"
 TAVLA_SOCKET_RATE = float(os.environ.get("TAVLA_SOCKET_RATE", "15"))  # messages a second
 TAVLA_SOCKET_BURST = float(os.environ.get("TAVLA_SOCKET_BURST", "30"))
 TAVLA_SOCKET_ABUSE = float(os.environ.get("TAVLA_SOCKET_ABUSE", "60"))  # dropped, then 1008
+# Frames one socket may send in a second before daphne drops it unread (tavla.daphne_protocol).
+TAVLA_SOCKET_FUSE = int(os.environ.get("TAVLA_SOCKET_FUSE", "120"))
+TAVLA_SOCKET_PENALTY_SECONDS = float(os.environ.get("TAVLA_SOCKET_PENALTY_SECONDS", "60"))
+TAVLA_SOCKET_READ_BURST = float(os.environ.get("TAVLA_SOCKET_READ_BURST", "5"))  # sync, history
+TAVLA_SOCKET_READ_RATE = float(os.environ.get("TAVLA_SOCKET_READ_RATE", "1"))
 TAVLA_SOCKET_CONNECT_BURST = float(os.environ.get("TAVLA_SOCKET_CONNECT_BURST", "60"))
 TAVLA_SOCKET_CONNECT_RATE = float(os.environ.get("TAVLA_SOCKET_CONNECT_RATE", "2"))
 TAVLA_SOCKETS_PER_USER = int(os.environ.get("TAVLA_SOCKETS_PER_USER", "30"))

@@ -172,6 +172,7 @@ async def test_sockets_per_address_are_limited_for_anonymous_spectators_too(tabl
 async def test_reconnecting_gives_a_flooder_no_fresh_allowance(table, settings):
     settings.TAVLA_SOCKET_BURST, settings.TAVLA_SOCKET_RATE = 5, 0.01
     settings.TAVLA_SOCKET_ABUSE = 3
+    settings.TAVLA_SOCKET_PENALTY_SECONDS = 0  # this test is about the bucket alone
     first = _socket(table.pk, "198.51.100.7")
     assert (await first.connect(timeout=5))[0]
     await receive(first, "table")
@@ -203,3 +204,45 @@ async def test_opening_sockets_too_fast_from_one_address_is_refused(table, setti
     assert (await other.connect(timeout=5))[0]
     for communicator in [*opened, other]:
         await communicator.disconnect()
+
+
+@pytestmark_db
+async def test_an_address_closed_for_flooding_opens_no_socket_until_its_penalty_ends(
+        table, settings):
+    settings.TAVLA_SOCKET_BURST, settings.TAVLA_SOCKET_RATE = 5, 0.01
+    settings.TAVLA_SOCKET_ABUSE = 3
+    settings.TAVLA_SOCKET_PENALTY_SECONDS = 0.5
+    flooder = _socket(table.pk, "198.51.100.10")
+    assert (await flooder.connect(timeout=5))[0]
+    await receive(flooder, "table")
+    for _ in range(50):
+        await flooder.send_to(text_data='{"type": "nonsense"}')
+    assert (await _errors_until_closed(flooder))[1] == 1008
+    refused = _socket(table.pk, "198.51.100.10")
+    await refused.connect(timeout=5)
+    codes, close_code = await _errors_until_closed(refused)
+    assert codes == [] and close_code == 1008  # closed before anything was read for it
+    other = _socket(table.pk, "198.51.100.11")  # another address is not concerned
+    assert (await other.connect(timeout=5))[0]
+    assert (await receive(other, "table"))["type"] == "table"
+    await other.disconnect()
+    await asyncio.sleep(0.6)
+    later = _socket(table.pk, "198.51.100.10")
+    assert (await later.connect(timeout=5))[0]
+    assert (await receive(later, "table"))["type"] == "table"
+    await later.disconnect()
+
+
+@pytestmark_db
+async def test_state_reads_have_a_bucket_of_their_own(table, settings):
+    settings.TAVLA_SOCKET_READ_BURST, settings.TAVLA_SOCKET_READ_RATE = 2, 0.01
+    async with board(table.pk) as watcher:
+        await receive(watcher, "table")
+        for _ in range(2):
+            await watcher.send_json_to({"type": "sync"})
+            assert (await receive(watcher, "table"))["type"] == "table"
+        await watcher.send_json_to({"type": "sync", "ref": 7})
+        refused = await receive(watcher, "error")
+        assert refused["error"] == "rate_limited" and refused["ref"] == 7
+        await watcher.send_json_to({"type": "ping", "ref": 8})  # other messages go on
+        assert (await receive(watcher, "pong"))["ref"] == 8
