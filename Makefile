@@ -29,11 +29,11 @@ typecheck: $(TEST_STAMP)
 	$(PY) -m mypy --strict tavla/engine tournaments/formats tournaments/money.py tavla/analysis
 	$(PY) -m mypy tavla matches tournaments
 
-# pytest-xdist: with the embedded defaults, one worker per CPU, each with its own SQLite
-# database and Redis (tests sharing a server, browser or Celery worker stay together).
-# Against a REDIS_URL the run is serial: parallel workers would share its channel groups,
-# caches and queues. PYTEST_WORKERS=0 runs serially anyway.
-PYTEST_WORKERS ?= $(if $(REDIS_URL),0,auto)
+# pytest-xdist: one worker per CPU, each with its own test database (SQLite file or
+# PostgreSQL database) and Redis (the embedded one, or its own database of REDIS_URL's
+# server: see tavla/settings.py); tests sharing a server, browser or Celery worker stay
+# together. PYTEST_WORKERS=0 runs serially.
+PYTEST_WORKERS ?= auto
 
 pytest: $(TEST_STAMP)
 	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadgroup

@@ -2,8 +2,11 @@
 
 Run by ``live_load.py`` (never by ``make bench``: the leading underscore). It needs no Django:
 a bot is a WebSocket client that knows only ``docs/protocol.md``. Each process reads its
-assignment as JSON on stdin and writes its results as JSON on stdout, including its own CPU
-time, so the report can show that the load generator was not the limit.
+assignment as a JSON line on stdin, opens every socket, and once each has its first state
+prints ``ready``; then it reads the measurement window (a second JSON line: every process
+measures the same seconds, and none before all sockets are open) and at the end writes its
+results as JSON on stdout, including its own CPU time, so the report can show that the load
+generator was not the limit.
 
 Both players of a table and every spectator of that table are in the same process, so the
 time an action was sent is known where its result arrives: the latency is measured from the
@@ -32,6 +35,7 @@ class Stats:
     messages: int = 0
     bytes: int = 0
     syncs: int = 0
+    reconnects: int = 0
     errors: Counter[str] = field(default_factory=Counter)
     matches_finished: int = 0
     sent: dict[tuple[int, int], float] = field(default_factory=dict)  # (match, version) -> t
@@ -53,19 +57,31 @@ class Bot:
         self.sat_for: int | None = None
         self.shown: tuple[int | None, int] = (None, -1)
         self.ws: Any = None
+        self.ready = asyncio.Event()  # the first state arrived
 
     async def run(self, stop: asyncio.Event) -> None:
+        """Connect, and connect again after a refusal (a server busy with many arrivals
+        refuses handshakes it cannot answer within its connect timeout), as a board does."""
         import websockets
 
         headers = {"Cookie": f"sessionid={self.session}"} if self.session else {}
         ws_url = self.server.replace("http://", "ws://") + f"/ws/tables/{self.table_id}/"
-        async with websockets.connect(ws_url, origin=self.server, max_size=None,
-                                      additional_headers=headers, open_timeout=120,
-                                      ping_interval=None, compression=None) as ws:
-            self.ws = ws
-            receiving = asyncio.ensure_future(self._receive(ws))
-            await stop.wait()
-            receiving.cancel()
+        delay = 0.5
+        while not stop.is_set():
+            try:
+                async with websockets.connect(ws_url, origin=self.server, max_size=None,
+                                              additional_headers=headers, open_timeout=120,
+                                              ping_interval=None, compression=None) as ws:
+                    self.ws = ws
+                    receiving = asyncio.ensure_future(self._receive(ws))
+                    await stop.wait()
+                    receiving.cancel()
+                    return
+            except (OSError, websockets.InvalidHandshake, websockets.ConnectionClosed):
+                self.stats.reconnects += 1
+                self.ws = None
+                await asyncio.sleep(delay * self.rng.uniform(0.5, 1.5))
+                delay = min(delay * 2, 8.0)
 
     async def _receive(self, ws: Any) -> None:
         async for raw in ws:
@@ -80,6 +96,9 @@ class Bot:
                 stats.errors[message["error"]] += 1
             elif kind == "state":
                 self._on_state(message, now)
+                self.ready.set()
+            elif kind == "table":
+                self.ready.set()
 
     def _on_state(self, state: dict[str, Any], now: float) -> None:
         match_id, version = state["match_id"], state["version"]
@@ -158,8 +177,9 @@ async def _forget_old_sends(stats: Stats, stop: asyncio.Event) -> None:
 
 
 async def play(spec: dict[str, Any]) -> Stats:
-    """Connect every bot of ``spec``, play until the window ends, and return the stats."""
-    stats = Stats(window=(spec["measure_from"], spec["measure_to"]))
+    """Connect every bot of ``spec``, say ready, play through the window the parent sends
+    back, and return the stats."""
+    stats = Stats(window=(float("inf"), float("inf")))
     rng = random.Random(spec["seed"])
     stop = asyncio.Event()
     bots = []
@@ -176,24 +196,29 @@ async def play(spec: dict[str, Any]) -> Stats:
     for bot in bots:  # connect gradually, as people arrive
         tasks.append(asyncio.ensure_future(bot.run(stop)))
         await asyncio.sleep(spec["connect_interval"])
+    await asyncio.wait_for(asyncio.gather(*(bot.ready.wait() for bot in bots)), 600)
+    print("ready", flush=True)
+    window = json.loads(await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline))
+    stats.window = (window["measure_from"], window["measure_to"])
     forgetting = asyncio.ensure_future(_forget_old_sends(stats, stop))
-    await asyncio.sleep(max(0.0, spec["measure_to"] - time.time()))
+    await asyncio.sleep(max(0.0, stats.window[1] - time.time()))
     stop.set()
     await asyncio.gather(*tasks, forgetting, return_exceptions=True)
     return stats
 
 
 def main() -> None:
-    spec = json.load(sys.stdin)
+    spec = json.loads(sys.stdin.readline())
     cpu_at_start = resource.getrusage(resource.RUSAGE_SELF)
     stats = asyncio.run(play(spec))
     usage = resource.getrusage(resource.RUSAGE_SELF)
     # CPU while measuring is what matters, but the whole run's CPU is an upper bound of it.
     cpu = (usage.ru_utime + usage.ru_stime) - (cpu_at_start.ru_utime + cpu_at_start.ru_stime)
-    end = spec["measure_to"]
+    end = stats.window[1]
     json.dump({
         "samples": stats.samples, "actions": stats.actions, "messages": stats.messages,
         "bytes": stats.bytes, "syncs": stats.syncs, "errors": dict(stats.errors),
+        "reconnects": stats.reconnects,
         "matches_finished": stats.matches_finished, "cpu_seconds": cpu,
         "wall_seconds": time.time() - spec["started"],
         "active_tables": sum(1 for seen in stats.last_playing.values() if end - seen < 10),

@@ -162,13 +162,15 @@ def start_servers(count: int, env: dict[str, str]) -> Servers:
     subprocess.run([sys.executable, "manage.py", "migrate", "--noinput", "-v0"], cwd=BASE_DIR,
                    env=env, check=True)
     servers = Servers(urls=[])
+    logs = BASE_DIR / "var" / "bench-logs"
+    logs.mkdir(parents=True, exist_ok=True)
     for _ in range(count):
         port = free_port()
+        log = (logs / f"daphne-{port}.log").open("wb")  # the servers' tracebacks, if any
         servers.processes.append(subprocess.Popen(
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
              "tavla.asgi:application"],
-            cwd=BASE_DIR, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            cwd=BASE_DIR, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
         ))
         servers.urls.append(f"http://127.0.0.1:{port}")
     import urllib.request
@@ -298,28 +300,41 @@ def run_scenario(args: argparse.Namespace, scenario: Scenario, servers: Servers)
     tables[0]["spectators"].extend(crowd)
     workers = max(1, args.bot_processes)
     shares: list[list[dict[str, Any]]] = [tables[i::workers] for i in range(workers)]
-    sockets = max(sum(2 + len(t["spectators"]) for t in share) for share in shares)
     now = time.time()
-    measure_from = now + sockets * args.connect_interval + 2 + args.warmup
-    measure_to = measure_from + args.duration
     processes = []
     for number, share in enumerate(shares):
         spec = {"tables": share, "think": scenario.think, "seed": args.seed * 100 + number,
-                "measure_from": measure_from, "measure_to": measure_to, "started": now,
-                "connect_interval": args.connect_interval}
+                "started": now, "connect_interval": args.connect_interval}
         process = subprocess.Popen([sys.executable, str(BASE_DIR / "benchmarks/_live_bots.py")],
                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=BASE_DIR)
         assert process.stdin is not None
-        process.stdin.write(json.dumps(spec).encode())
-        process.stdin.close()
+        process.stdin.write(json.dumps(spec).encode() + b"\n")
+        process.stdin.flush()
         processes.append(process)
+    for process in processes:  # every socket open and shown its first state
+        assert process.stdout is not None
+        if process.stdout.readline().strip() != b"ready":
+            raise SystemExit("a bot process failed before it was ready")
+    connected = time.time()
+    print(f"every socket open {connected - now:.1f} s after the bots started", flush=True)
+    measure_from = connected + args.warmup
+    measure_to = measure_from + args.duration
+    for process in processes:
+        assert process.stdin is not None
+        process.stdin.write(json.dumps({"measure_from": measure_from,
+                                        "measure_to": measure_to}).encode() + b"\n")
+        process.stdin.close()
     time.sleep(max(0.0, measure_from - time.time()))
     databases = pids_named("postgres", "redis-server")
-    before = (cpu_ticks_of([p.pid for p in servers.processes]), cpu_ticks_of(databases),
-              machine_busy())
+    database_before = {pid: cpu_ticks_of([pid]) for pid in databases}
+    before = (cpu_ticks_of([p.pid for p in servers.processes]), 0.0, machine_busy())
     time.sleep(max(0.0, measure_to - time.time()))
-    after = (cpu_ticks_of([p.pid for p in servers.processes]), cpu_ticks_of(databases),
-             machine_busy())
+    # A PostgreSQL backend that ended meanwhile took its CPU time with it: count the
+    # processes alive at both ends (a lower bound).
+    database_after = {pid: cpu_ticks_of([pid]) for pid in pids_named("postgres", "redis-server")}
+    database_cpu = sum(database_after[pid] - database_before[pid]
+                       for pid in database_before if pid in database_after)
+    after = (cpu_ticks_of([p.pid for p in servers.processes]), database_cpu, machine_busy())
     results = []
     for process in processes:
         assert process.stdout is not None
@@ -378,7 +393,8 @@ def report(run: dict[str, Any]) -> dict[str, Any]:
             f"{percentile(values, 0.99):.0f}" for _, values in sorted(windows.items())))
     print(f"messages: {messages / elapsed:.0f}/s, {size / elapsed / 1e6:.2f} MB/s "
           f"({size / max(1, messages):.0f} bytes each); syncs after a version gap: "
-          f"{sum(r['syncs'] for r in results)}; errors: {dict(errors) or 'none'}")
+          f"{sum(r['syncs'] for r in results)}; errors: {dict(errors) or 'none'}; "
+          f"sockets refused and opened again: {sum(r['reconnects'] for r in results)}")
     server_cpu = run["server_cpu"]
     per_action = 1000 * server_cpu / actions if actions else float("nan")
     busy, total = run["machine"]

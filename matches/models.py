@@ -134,7 +134,7 @@ class Table(TableRules):
     )
     # A late-arrival penalty (a tournament's rule, set when the pairing reserves the table):
     # late_penalty_points to the opponent per full late_penalty_minutes a player sits down
-    # after reserved_at, as the match's starting score (matches.services.late_start_score).
+    # after reserved_at, as the match's starting score (matches.late_penalty.late_start_score).
     reserved_at = models.DateTimeField(_("reserved at"), null=True, blank=True)
     late_penalty_points = models.PositiveSmallIntegerField(_("late-arrival penalty (points)"),
                                                            default=0)
@@ -229,6 +229,9 @@ class Match(models.Model):
         verbose_name_plural = _("matches")
         ordering = ["-started_at"]
         permissions = [("adjudicate_match", _("Can adjudicate and void matches"))]
+        # A board's connect and sync read "the table's newest match": with the plain
+        # table index PostgreSQL may walk the primary key backwards instead.
+        indexes = [models.Index(fields=["table", "-id"], name="match_table_newest")]
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.player0} – {self.player1}"

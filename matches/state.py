@@ -18,7 +18,8 @@ from matches.models import Event, LogKind, Match, Table
 from matches.rules import FlagPenalty
 from tavla.engine.actions import action_from_dict
 from tavla.engine.dice import ClientSeeds, FairDice, ScriptedDice
-from tavla.engine.match import MatchState, Rules
+from tavla.engine.match import MatchState
+from tavla.engine.rules import Rules
 
 
 def rules_for_table(table: Table) -> Rules:

@@ -21,8 +21,8 @@ from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: 
 from django.urls import URLPattern, URLResolver  # noqa: E402
 
 from matches import routing as matches_routing  # noqa: E402
-from tavla import daphne_protocol  # noqa: E402
 from matches.auth import TokenAuthMiddleware  # noqa: E402
+from tavla import daphne_protocol  # noqa: E402
 
 websocket_urlpatterns: list[URLPattern | URLResolver] = [
     *matches_routing.websocket_urlpatterns,

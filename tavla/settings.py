@@ -183,6 +183,20 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = os.environ.get("REDIS_URL") or embedded_redis_url()
 REDIS_IS_EMBEDDED = not os.environ.get("REDIS_URL")
 
+# Under pytest-xdist against a given Redis, each test worker takes a database of its own (the
+# URL's number plus the worker's), so workers never share queues, caches or presence. Pub/sub
+# is server-wide, so the channel layer's prefix names the worker too. The choice is written
+# back to the environment: the servers and workers a test starts inherit it unchanged.
+_TEST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+_CHOSEN_FOR = os.environ.get("TAVLA_REDIS_FOR_WORKER")
+if _TEST_WORKER and not REDIS_IS_EMBEDDED and _CHOSEN_FOR != _TEST_WORKER:
+    from urllib.parse import urlsplit, urlunsplit
+
+    _parts = urlsplit(REDIS_URL)
+    _db = (int(_parts.path.strip("/") or 0) + int(_TEST_WORKER.removeprefix("gw") or 0)) % 16
+    REDIS_URL = urlunsplit(_parts._replace(path=f"/{_db}"))
+    os.environ["REDIS_URL"], os.environ["TAVLA_REDIS_FOR_WORKER"] = REDIS_URL, _TEST_WORKER
+
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
@@ -201,7 +215,8 @@ _CHANNEL_BACKENDS = {
 CHANNEL_LAYERS = {
     "default": {
         "BACKEND": _CHANNEL_BACKENDS[os.environ.get("TAVLA_CHANNEL_LAYER", "pubsub")],
-        "CONFIG": {"hosts": [REDIS_URL], "prefix": "tavla"},
+        "CONFIG": {"hosts": [REDIS_URL],
+                   "prefix": f"tavla-{_TEST_WORKER}" if _TEST_WORKER else "tavla"},
     }
 }
 

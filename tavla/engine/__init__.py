@@ -52,13 +52,14 @@ from tavla.engine.game import (
     Phase,
     WinKind,
 )
-from tavla.engine.match import MatchState, ResignOffer, Rules
+from tavla.engine.match import MatchState
 from tavla.engine.match_id import MatchInfo, decode_match_id, encode_match_id, gnubg_ids
 from tavla.engine.matfile import export_mat
 from tavla.engine.moves import legal_plays
 from tavla.engine.notation import parse_play
 from tavla.engine.plays import Move, Play
 from tavla.engine.position import Position
+from tavla.engine.rules import ResignOffer, Rules
 
 __all__ = [
     "AcceptResign",

@@ -43,8 +43,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any, Final
+from typing import Any
 
+from tavla.engine import resignation, snapshot
 from tavla.engine.actions import (
     AcceptResign,
     Action,
@@ -67,8 +68,6 @@ from tavla.engine.actions import (
 from tavla.engine.errors import (
     EngineError,
     IllegalActionError,
-    IllegalPlayError,
-    InvalidNotationError,
 )
 from tavla.engine.game import (
     JSON,
@@ -85,96 +84,10 @@ from tavla.engine.game import (
     win_kind,
 )
 from tavla.engine.moves import check_dice, legal_plays
-from tavla.engine.notation import parse_play
+from tavla.engine.notation import resolve
 from tavla.engine.plays import Play
 from tavla.engine.position import Position
-
-SNAPSHOT_VERSION: Final = 1
-MAX_CUBE: Final = 64
-RESIGNATION_STYLES: Final = ("single", "offer")
-_LEVEL_KINDS: Final = {1: WinKind.SINGLE, 2: WinKind.GAMMON, 3: WinKind.BACKGAMMON}
-
-
-@dataclass(frozen=True, slots=True)
-class ResignOffer:
-    """A pending resignation: ``player`` offers to lose ``level`` (1..3) times the cube."""
-
-    player: Seat
-    level: int
-
-    @property
-    def kind(self) -> WinKind:
-        return _LEVEL_KINDS[self.level]
-
-    def to_dict(self) -> JSON:
-        return {"player": self.player, "level": self.level}
-
-
-@dataclass(frozen=True, slots=True)
-class Rules:
-    """What a table plays. ``match_length`` ``None`` is a money session.
-
-    * ``cube`` -- the doubling cube is used.
-    * ``gammons`` -- gammons and backgammons count (off: every win is 1 times the cube).
-    * ``crawford`` -- the Crawford rule (matches only; ignored in a money session).
-    * ``max_cube`` -- no double beyond this value (a power of two, at most 64).
-    * ``flag_loses_match`` -- a timeout loses the match (USBGF) instead of the game.
-    * ``resignation`` -- ``"single"``: a resignation ends the game at once, a single game
-      times the cube; ``"offer"``: a player offers to resign a single game, a gammon or a
-      backgammon, and the opponent accepts or refuses (FIBS, gnubg, WBF).
-    """
-
-    match_length: int | None = None
-    cube: bool = True
-    gammons: bool = True
-    crawford: bool = True
-    max_cube: int = MAX_CUBE
-    flag_loses_match: bool = False
-    resignation: str = "single"
-
-    def __post_init__(self) -> None:
-        length = self.match_length
-        if length is not None and (
-            isinstance(length, bool) or not isinstance(length, int) or not 1 <= length <= 0x7FFF
-        ):
-            raise EngineError(f"a match length is a whole number of points, not {length!r}")
-        cap = self.max_cube
-        if isinstance(cap, bool) or not isinstance(cap, int) or not 2 <= cap <= MAX_CUBE:
-            raise EngineError(f"the cube limit is a power of two from 2 to 64, not {cap!r}")
-        if cap & (cap - 1):
-            raise EngineError(f"the cube limit is a power of two from 2 to 64, not {cap!r}")
-        if self.resignation not in RESIGNATION_STYLES:
-            raise EngineError(
-                f"resignation is 'single' or 'offer', not {self.resignation!r}"
-            )
-
-    @property
-    def is_money(self) -> bool:
-        return self.match_length is None
-
-    def to_dict(self) -> JSON:
-        return {
-            "match_length": self.match_length,
-            "cube": self.cube,
-            "gammons": self.gammons,
-            "crawford": self.crawford,
-            "max_cube": self.max_cube,
-            "flag_loses_match": self.flag_loses_match,
-            "resignation": self.resignation,
-        }
-
-    @classmethod
-    def from_dict(cls, data: JSON) -> Rules:
-        length = data.get("match_length")
-        return cls(
-            match_length=None if length is None else int(length),
-            cube=bool(data.get("cube", True)),
-            gammons=bool(data.get("gammons", True)),
-            crawford=bool(data.get("crawford", True)),
-            max_cube=int(data.get("max_cube", MAX_CUBE)),
-            flag_loses_match=bool(data.get("flag_loses_match", False)),
-            resignation=str(data.get("resignation", "single")),
-        )
+from tavla.engine.rules import ResignOffer, Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -361,11 +274,11 @@ class MatchState:
             case PlayMove():
                 return self._play(action)
             case Resign():
-                return self._resign_action(action)
+                return resignation.resign(self, action)
             case AcceptResign():
-                return self._accept_resign(action)
+                return resignation.accept(self, action)
             case RejectResign():
-                return self._reject_resign(action)
+                return resignation.reject(self, action)
             case Timeout(player=loser) if self.rules.flag_loses_match:
                 return self._lose_match(loser, EventKind.TIMEOUT, EndReason.TIMEOUT)
             case Timeout(player=loser):
@@ -507,7 +420,7 @@ class MatchState:
         mover = self.player_on_roll
         assert mover is not None and self.dice is not None
         position = self.position_for(mover)
-        play = _resolve(position, self.dice, self.legal_plays(), action.play)
+        play = resolve(position, self.dice, self.legal_plays(), action.play)
         board = play.position if mover == 0 else play.position.swap()
         event = GameEvent(EventKind.PLAY, player=mover, dice=self.dice, play=play.notation())
         if any(play.position.mover):
@@ -545,55 +458,6 @@ class MatchState:
             cube_value=self.cube_value,
         )
         return self._end_game(result, GameEvent(kind, player=loser))
-
-    def _resign_action(self, action: Resign) -> MatchState:
-        loser = check_seat(action.player)
-        level = action.level
-        if level is not None and (isinstance(level, bool) or level not in _LEVEL_KINDS):
-            raise IllegalActionError(f"a resignation level is 1, 2 or 3, not {level!r}")
-        if self.rules.resignation == "single":
-            if level not in (None, 1):
-                raise IllegalActionError(
-                    "this table resigns a single game times the cube: no gammon or "
-                    "backgammon resignation"
-                )
-            return self._resign(loser, EventKind.RESIGN, EndReason.RESIGN)
-        if not self.phase.in_game:
-            raise IllegalActionError(f"player {loser} cannot resign now: {self._describe_phase()}")
-        level = level or 1
-        if level > 1 and not self.rules.gammons:
-            raise IllegalActionError(
-                "this table plays without gammons: a resignation is a single game"
-            )
-        offer = ResignOffer(loser, level)
-        event = GameEvent(EventKind.RESIGN_OFFER, player=loser, value=level)
-        return replace(self, resign_offer=offer, games=self._record(event))
-
-    def _pending_offer(self, claimed: Seat | None, doing: str) -> ResignOffer:
-        offer = self.resign_offer
-        if offer is None:
-            raise IllegalActionError(
-                f"cannot {doing} a resignation: none is offered ({self._describe_phase()})"
-            )
-        self._check_actor(claimed, f"{doing} the resignation")
-        return offer
-
-    def _accept_resign(self, action: AcceptResign) -> MatchState:
-        offer = self._pending_offer(action.player, "accept")
-        result = GameResult(
-            winner=other(offer.player),
-            points=offer.level * self.cube_value,
-            kind=offer.kind,
-            reason=EndReason.RESIGN,
-            cube_value=self.cube_value,
-        )
-        event = GameEvent(EventKind.RESIGN, player=offer.player, value=offer.level)
-        return self._end_game(result, event)
-
-    def _reject_resign(self, action: RejectResign) -> MatchState:
-        offer = self._pending_offer(action.player, "refuse")
-        event = GameEvent(EventKind.RESIGN_REJECT, player=other(offer.player), value=offer.level)
-        return replace(self, resign_offer=None, games=self._record(event))
 
     def _lose_match(self, loser: Seat, kind: EventKind, reason: EndReason) -> MatchState:
         check_seat(loser)
@@ -711,92 +575,12 @@ class MatchState:
 
     def to_dict(self) -> JSON:
         """The whole state as plain JSON types; :meth:`from_dict` reads it back exactly."""
-        return {
-            "version": SNAPSHOT_VERSION,
-            "rules": self.rules.to_dict(),
-            "phase": self.phase.value,
-            "score": list(self.score),
-            "game_number": self.game_number,
-            "crawford": self.crawford,
-            "post_crawford": self.post_crawford,
-            "board": [list(self.board.mover), list(self.board.opponent)],
-            "player_on_roll": self.player_on_roll,
-            "dice": None if self.dice is None else list(self.dice),
-            "cube_value": self.cube_value,
-            "cube_owner": self.cube_owner,
-            "games": [game.to_dict() for game in self.games],
-            "winner": self.winner,
-            "end_reason": None if self.end_reason is None else self.end_reason.value,
-            "resign_offer": None if self.resign_offer is None else self.resign_offer.to_dict(),
-        }
+        return snapshot.state_to_dict(self)
 
     @classmethod
     def from_dict(cls, data: JSON) -> MatchState:
         """Read a :meth:`to_dict` snapshot; raises :class:`EngineError` if it is malformed."""
-        try:
-            if data.get("version") != SNAPSHOT_VERSION:
-                raise EngineError(f"unknown snapshot version {data.get('version')!r}")
-            board = data["board"]
-            dice = data["dice"]
-            score = data["score"]
-            offer = data.get("resign_offer")
-            state = cls(
-                rules=Rules.from_dict(data["rules"]),
-                phase=Phase(data["phase"]),
-                score=(int(score[0]), int(score[1])),
-                game_number=int(data["game_number"]),
-                crawford=bool(data["crawford"]),
-                post_crawford=bool(data["post_crawford"]),
-                board=Position(tuple(board[0]), tuple(board[1])),
-                player_on_roll=_optional_player(data["player_on_roll"]),
-                dice=None if dice is None else (int(dice[0]), int(dice[1])),
-                cube_value=int(data["cube_value"]),
-                cube_owner=_optional_player(data["cube_owner"]),
-                games=tuple(GameRecord.from_dict(game) for game in data["games"]),
-                winner=_optional_player(data.get("winner")),
-                end_reason=None if data.get("end_reason") is None
-                else EndReason(data["end_reason"]),
-                resign_offer=None if offer is None
-                else ResignOffer(check_seat(offer["player"]), int(offer["level"])),
-            )
-        except EngineError:
-            raise
-        except (KeyError, TypeError, ValueError, IndexError) as error:
-            raise EngineError(f"malformed match snapshot: {error}") from error
-        state._check_consistency()
-        return state
-
-    def _check_consistency(self) -> None:
-        """Raise :class:`EngineError` for a state no sequence of actions can reach in these
-        fields (a guard against a damaged snapshot, not a full proof)."""
-        problems = []
-        cube = self.cube_value
-        if cube < 1 or cube & (cube - 1) or cube > self.rules.max_cube:
-            problems.append(f"cube value {cube}")
-        if self.dice is not None:
-            check_dice(*self.dice)
-        if self.phase.in_game and (self.dice is None) == (self.phase is Phase.MOVE):
-            problems.append(f"dice {self.dice} in phase {self.phase.value}")
-        if self.phase.in_game and (self.player_on_roll is None) != (
-            self.phase is Phase.OPENING_ROLL
-        ):
-            problems.append(f"player on roll {self.player_on_roll} in phase {self.phase.value}")
-        if not self.games or self.games[-1].number != self.game_number:
-            problems.append(f"game {self.game_number} is not the last game recorded")
-        elif (self.games[-1].result is None) == self.phase.is_over:
-            problems.append(f"the last game's result does not fit phase {self.phase.value}")
-        if min(self.score) < 0:
-            problems.append(f"score {self.score}")
-        offer = self.resign_offer
-        if offer is not None and (
-            offer.level not in _LEVEL_KINDS
-            or not self.phase.in_game
-            or self.rules.resignation != "offer"
-            or (offer.level > 1 and not self.rules.gammons)
-        ):
-            problems.append(f"resignation offer {offer.to_dict()} in phase {self.phase.value}")
-        if problems:
-            raise EngineError("inconsistent match snapshot: " + "; ".join(problems))
+        return snapshot.state_from_dict(cls, data)
 
 
 def _verb(action: Action) -> str:
@@ -806,33 +590,3 @@ def _verb(action: Action) -> str:
 
 def _optional_player(value: Any) -> Seat | None:
     return None if value is None else check_seat(value)
-
-
-def resolve_play(position: Position, dice: tuple[int, int], play: Play | str) -> Play:
-    """The legal play meant by ``play`` (a :class:`Play` or its notation) for ``position``
-    (seen from the mover) and ``dice``.
-
-    Raises :class:`InvalidNotationError` for text that cannot be read and
-    :class:`IllegalPlayError` for a play that is not legal with this roll.
-    """
-    return _resolve(position, dice, legal_plays(position, *dice), play)
-
-
-def _resolve(
-    position: Position, dice: tuple[int, int], plays: tuple[Play, ...], play: Play | str
-) -> Play:
-    if isinstance(play, Play):
-        for candidate in plays:
-            # One play per resulting position (hits included), so the position identifies it.
-            if candidate is play or candidate.position == play.position:
-                return candidate
-        raise IllegalPlayError(
-            f"{play.notation() or 'no move'!r} is not a legal play for {dice[0]}-{dice[1]}"
-        )
-    if not isinstance(play, str):
-        raise InvalidNotationError(f"a play is a Play or its notation, not {play!r}")
-    parsed = parse_play(position, dice[0], dice[1], play)
-    for candidate in plays:
-        if candidate.position == parsed.position:
-            return candidate
-    return parsed  # not reached: the parser only returns legal plays

@@ -35,7 +35,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from tavla.engine.game import EventKind, GameRecord, Seat
-from tavla.engine.match import MatchState, resolve_play
+from tavla.engine.match import MatchState
+from tavla.engine.notation import resolve_play
 from tavla.engine.plays import BAR_POINT, OFF_POINT, Move
 from tavla.engine.position import Position
 

@@ -174,3 +174,35 @@ def _hit_points(play: Play) -> frozenset[int]:
 
 def _points(points: frozenset[int]) -> str:
     return ", ".join(point_name(p) for p in sorted(points, reverse=True))
+
+
+def resolve_play(position: Position, dice: tuple[int, int], play: Play | str) -> Play:
+    """The legal play meant by ``play`` (a :class:`Play` or its notation) for ``position``
+    (seen from the mover) and ``dice``.
+
+    Raises :class:`InvalidNotationError` for text that cannot be read and
+    :class:`IllegalPlayError` for a play that is not legal with this roll.
+    """
+    return resolve(position, dice, legal_plays(position, *dice), play)
+
+
+def resolve(
+    position: Position, dice: tuple[int, int], plays: tuple[Play, ...], play: Play | str
+) -> Play:
+    """The one of ``plays`` (the legal plays of ``position`` with ``dice``) that ``play``
+    means."""
+    if isinstance(play, Play):
+        for candidate in plays:
+            # One play per resulting position (hits included), so the position identifies it.
+            if candidate is play or candidate.position == play.position:
+                return candidate
+        raise IllegalPlayError(
+            f"{play.notation() or 'no move'!r} is not a legal play for {dice[0]}-{dice[1]}"
+        )
+    if not isinstance(play, str):
+        raise InvalidNotationError(f"a play is a Play or its notation, not {play!r}")
+    parsed = parse_play(position, dice[0], dice[1], play)
+    for candidate in plays:
+        if candidate.position == parsed.position:
+            return candidate
+    return parsed  # not reached: the parser only returns legal plays

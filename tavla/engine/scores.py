@@ -9,7 +9,7 @@ cube), so the winner's total is at most ``length - 1 + 3 * 64``.
 
 from __future__ import annotations
 
-from tavla.engine.match import MAX_CUBE
+from tavla.engine.rules import MAX_CUBE
 
 
 def max_game_value(*, cube: bool = True, gammons: bool = True, max_cube: int = MAX_CUBE) -> int:

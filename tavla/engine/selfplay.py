@@ -23,7 +23,8 @@ from tavla.engine.actions import (
     Take,
 )
 from tavla.engine.game import Phase
-from tavla.engine.match import MatchState, Rules
+from tavla.engine.match import MatchState
+from tavla.engine.rules import Rules
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,8 +17,9 @@ from tavla.analysis.bots import cube_of
 from tavla.analysis.evaluator import Level
 from tavla.engine.actions import Double, OpeningRoll, PlayMove, Roll, Take
 from tavla.engine.game import Phase
-from tavla.engine.match import MatchState, Rules
+from tavla.engine.match import MatchState
 from tavla.engine.matfile import export_mat
+from tavla.engine.rules import Rules
 
 GNUBG_FILE = Path(__file__).with_name("gnubg_selfplay_5pt.mat")
 

@@ -13,7 +13,8 @@ import pytest
 from tavla.analysis import bots
 from tavla.engine.actions import Action, NewGame, OpeningRoll, PlayMove, Roll, Take
 from tavla.engine.game import Phase
-from tavla.engine.match import MatchState, Rules
+from tavla.engine.match import MatchState
+from tavla.engine.rules import Rules
 
 
 def _play(players: tuple[str, str], length: int, seed: int) -> MatchState:

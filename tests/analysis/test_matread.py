@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from tavla.analysis import MatFileError, read_mat
-from tavla.engine.match import Rules
 from tavla.engine.matfile import export_mat
+from tavla.engine.rules import Rules
 from tavla.engine.selfplay import play_match
 
 GNUBG_FILE = Path(__file__).with_name("gnubg_selfplay_5pt.mat")

@@ -20,7 +20,9 @@ from matches import services
 from matches.models import Match, MatchStatus, Table
 from tavla.engine.actions import Double, OpeningRoll, PlayMove, Roll, Take
 from tavla.engine.game import Phase, WinKind
-from tavla.engine.match import MatchState, Rules, resolve_play
+from tavla.engine.match import MatchState
+from tavla.engine.notation import resolve_play
+from tavla.engine.rules import Rules
 from tests.e2e.servers import WebServer
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]

@@ -21,9 +21,10 @@ from tavla.engine.actions import (
 )
 from tavla.engine.errors import IllegalActionError, IllegalPlayError, InvalidDiceError
 from tavla.engine.game import EndReason, EventKind, Phase, WinKind, win_kind
-from tavla.engine.match import MatchState, Rules
+from tavla.engine.match import MatchState
 from tavla.engine.moves import legal_plays
 from tavla.engine.position import Position
+from tavla.engine.rules import Rules
 
 
 def side(**points: int) -> tuple[int, ...]:

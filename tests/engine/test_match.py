@@ -28,8 +28,9 @@ from tavla.engine.actions import (
 )
 from tavla.engine.errors import EngineError, IllegalActionError
 from tavla.engine.game import EndReason, EventKind, Phase
-from tavla.engine.match import MatchState, Rules
+from tavla.engine.match import MatchState
 from tavla.engine.match_id import gnubg_ids
+from tavla.engine.rules import Rules
 from tavla.engine.selfplay import SelfPlayOptions, choose_action, play_match
 
 

@@ -29,7 +29,7 @@ from tavla.engine.actions import (
 )
 from tavla.engine.errors import InvalidMatchIdError
 from tavla.engine.game import Phase
-from tavla.engine.match import MatchState, Rules
+from tavla.engine.match import MatchState
 from tavla.engine.match_id import (
     GameState,
     MatchInfo,
@@ -38,6 +38,7 @@ from tavla.engine.match_id import (
     gnubg_ids,
 )
 from tavla.engine.matfile import mat_move
+from tavla.engine.rules import Rules
 from tavla.engine.selfplay import SelfPlayOptions, play_match
 from tests.engine.gnubg_ref import gnubg_path, run_gnubg_scripts
 

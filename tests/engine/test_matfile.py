@@ -19,11 +19,12 @@ from tavla.engine.actions import (
     Roll,
     Take,
 )
-from tavla.engine.match import MatchState, Rules
+from tavla.engine.match import MatchState
 from tavla.engine.match_id import decode_match_id, gnubg_ids
 from tavla.engine.matfile import export_mat, mat_move, mat_name
 from tavla.engine.plays import Move
 from tavla.engine.position import Position
+from tavla.engine.rules import Rules
 from tavla.engine.selfplay import SelfPlayOptions, play_match
 from tests.engine.gnubg_ref import gnubg_path, run_gnubg_scripts
 

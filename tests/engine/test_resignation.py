@@ -22,9 +22,10 @@ from tavla.engine.actions import (
 )
 from tavla.engine.errors import EngineError, IllegalActionError
 from tavla.engine.game import EndReason, EventKind, Phase, WinKind
-from tavla.engine.match import MatchState, ResignOffer, Rules
+from tavla.engine.match import MatchState
 from tavla.engine.match_id import decode_match_id, gnubg_ids
 from tavla.engine.matfile import export_mat
+from tavla.engine.rules import ResignOffer, Rules
 
 OFFER = Rules(match_length=7, resignation="offer")
 

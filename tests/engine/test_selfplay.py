@@ -11,8 +11,9 @@ import pytest
 
 from tavla.engine.actions import Double
 from tavla.engine.game import EndReason, Phase, WinKind
-from tavla.engine.match import MatchState, Rules
+from tavla.engine.match import MatchState
 from tavla.engine.position import Position
+from tavla.engine.rules import Rules
 from tavla.engine.selfplay import (
     SelfPlayOptions,
     choose_action,

@@ -25,7 +25,8 @@ from tavla.analysis.bots import cube_of
 from tavla.analysis.evaluator import Level
 from tavla.engine.actions import Double, Drop, PlayMove, Take
 from tavla.engine.game import Phase
-from tavla.engine.match import MatchState, Rules
+from tavla.engine.match import MatchState
+from tavla.engine.rules import Rules
 
 
 @pytest.fixture

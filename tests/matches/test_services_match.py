@@ -44,8 +44,9 @@ from tavla.engine.actions import (
 )
 from tavla.engine.clock import PRESETS
 from tavla.engine.game import EventKind, Phase
-from tavla.engine.match import MatchState, Rules
+from tavla.engine.match import MatchState
 from tavla.engine.plays import Play
+from tavla.engine.rules import Rules
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,8 @@ from django.utils import timezone
 
 from matches import services as match_services
 from matches.models import Match, Table
-from tavla.engine.match import MatchState, Rules
+from tavla.engine.match import MatchState
+from tavla.engine.rules import Rules
 from tests.tournaments.conftest import open_pairings
 
 

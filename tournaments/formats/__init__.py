@@ -41,7 +41,8 @@ from tournaments.formats.base import (
     side_notation,
 )
 from tournaments.formats.consolation import ProgressiveConsolation
-from tournaments.formats.elimination import DoubleElimination, SingleElimination
+from tournaments.formats.double_elimination import DoubleElimination
+from tournaments.formats.elimination import SingleElimination
 from tournaments.formats.round_robin import RoundRobin
 from tournaments.formats.seeding import bracket_positions, next_power_of_two, seed_order
 from tournaments.formats.swiss import Swiss, swiss_pairs

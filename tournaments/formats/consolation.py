@@ -38,9 +38,9 @@ from tournaments.formats.base import (
     SlotRef,
     TournamentState,
 )
+from tournaments.formats.double_elimination import drop_bracket
 from tournaments.formats.elimination import (
     SingleElimination,
-    drop_bracket,
     knockout,
     without_dead_byes,
 )

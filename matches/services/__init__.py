@@ -1,0 +1,49 @@
+"""Every change to a table or a match goes through these functions.
+
+Views, API endpoints, WebSocket consumers, Celery tasks and admin actions are thin callers.
+Each match change locks the match row, checks the version the caller saw, lets the engine
+judge, writes snapshot and events in one transaction and broadcasts after commit.
+
+The package's parts: :mod:`~matches.services.tables` (players, tables, starting a match),
+:mod:`~matches.services.play` (actions, what the server does by itself, clocks and flags),
+:mod:`~matches.services.log` (the event log), :mod:`~matches.services.finish` (every end of a
+match) and :mod:`~matches.services.decisions` (forfeits and the referee's decisions). Callers
+import from here.
+"""
+
+from matches.errors import ServiceError
+from matches.services.decisions import (
+    Verification,
+    match_adjudicate,
+    match_end_session,
+    match_forfeit,
+    match_verify,
+    match_void,
+)
+from matches.services.play import (
+    PLAYER_ACTIONS,
+    ActResult,
+    deadline_passed,
+    flag_locked,
+    match_act,
+    match_advance_locked,
+)
+from matches.services.tables import (
+    TABLE_RULE_FIELDS,
+    clock_preset_fields,
+    current_match,
+    match_start,
+    player_for_user,
+    table_create,
+    table_new_invite,
+    table_sit,
+    table_stand,
+)
+
+__all__ = [
+    "PLAYER_ACTIONS", "TABLE_RULE_FIELDS", "ActResult", "ServiceError", "Verification",
+    "clock_preset_fields", "current_match", "deadline_passed", "flag_locked", "match_act",
+    "match_adjudicate", "match_advance_locked", "match_end_session", "match_forfeit",
+    "match_start", "match_verify", "match_void", "player_for_user", "table_create",
+    "table_new_invite", "table_sit", "table_stand",
+]

@@ -1,0 +1,159 @@
+"""Server and referee decisions: forfeits, adjudication, voiding, verification and the end
+of a money session."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from matches import broadcast, selectors
+from matches.errors import ServiceError
+from matches.models import (
+    Event,
+    LogKind,
+    Match,
+    Player,
+)
+from matches.services.finish import _finish_match
+from matches.services.log import _actor_id, _event, _log_action, _require_player, _save
+from matches.services.play import _apply_and_advance, _check_version, _locked_match
+from matches.signals import match_finished
+from matches.state import (
+    load_state,
+    replay_events,
+)
+from tavla.engine import EngineError
+from tavla.engine.actions import (
+    AcceptResign,
+    Action,
+    Adjudicate,
+    AdjudicationScope,
+    EndSession,
+    Forfeit,
+    Resign,
+)
+
+# -- server and referee decisions ------------------------------------------------------------
+
+
+def match_forfeit(*, match_id: int, loser: Player, reason: str, actor: Any = None) -> Match:
+    """``loser`` forfeits the match (no-show, disconnection past grace, disqualification)."""
+    with transaction.atomic():
+        match = _locked_match(match_id)
+        seat = match.seat_of(loser)
+        if seat is None:
+            raise ServiceError("not_a_player", "Only a player of this match can forfeit it.")
+        state = load_state(match)
+        _apply_and_advance(match, state, Forfeit(seat), _actor_id(actor), timezone.now(),
+                           logged={"reason": reason})
+        return match
+
+
+def match_adjudicate(*, match_id: int, referee: Any, winner: Player, scope: str,
+                     reason: str, points: int | None = None) -> Match:
+    """A referee awards the current game or the whole match to ``winner``, with a reason.
+
+    The decision is itself an event carrying the referee and the reason.
+    """
+    reason = (reason or "").strip()
+    if not reason:
+        raise ServiceError("reason_required", "An adjudication needs a written reason.")
+    try:
+        scope_value = AdjudicationScope(scope)
+    except ValueError:
+        raise ServiceError("invalid_scope", "Adjudicate the 'game' or the 'match'.") from None
+    with transaction.atomic():
+        match = _locked_match(match_id)
+        seat = match.seat_of(winner)
+        if seat is None:
+            raise ServiceError("not_a_player", "The winner must be a player of this match.")
+        state = load_state(match)
+        action = Adjudicate(winner=seat, scope=scope_value, points=points, reason=reason)
+        _apply_and_advance(match, state, action, _actor_id(referee), timezone.now())
+        return match
+
+
+def match_void(*, match_id: int, referee: Any, reason: str) -> Match:
+    """Cancel a match without a result (no score, no rating change), through the one
+    finisher: listeners hear ``match_finished`` with a voided match."""
+    reason = (reason or "").strip()
+    if not reason:
+        raise ServiceError("reason_required", "Voiding a match needs a written reason.")
+    with transaction.atomic():
+        match = _locked_match(match_id)
+        state = load_state(match)
+        events = [_event(match, LogKind.VOID, {"reason": reason}, state.game_number,
+                         _actor_id(referee))]
+        match.version += 1
+        _finish_match(match, state, events, timezone.now(), voided=True)
+        _save(match, events)
+        match_finished.send(sender=Match, match=match)
+        broadcast.broadcast_on_commit(broadcast.table_group(match.table_id),
+                                      selectors.live_update(match, state))
+        return match
+
+
+@dataclass(frozen=True)
+class Verification:
+    ok: bool
+    events: int
+    detail: str
+
+
+def match_verify(*, match_id: int) -> Verification:
+    """Replay the event log through the engine and compare with the stored snapshot."""
+    match = Match.objects.get(pk=match_id)
+    events = list(match.events.order_by("sequence"))
+    gaps = [e.sequence for i, e in enumerate(events) if e.sequence != i]
+    if gaps:
+        return Verification(False, len(events), f"the log has a gap or duplicate at {gaps[0]}")
+    try:
+        replayed = replay_events(events)
+    except (EngineError, ValueError, KeyError) as error:
+        return Verification(False, len(events), f"the log does not replay: {error}")
+    if replayed.to_dict() != match.snapshot:
+        return Verification(False, len(events), "replaying the log gives a different state")
+    return Verification(True, len(events), f"{len(events)} events replay to the stored state")
+
+
+def match_end_session(*, match_id: int, player: Player | None,
+                      expected_version: int | None = None, table_id: int | None = None) -> Match:
+    """End a money session (either player may close it), made against ``expected_version``
+    when given.
+
+    The next game starts as soon as one ends, so a session is never between games: the
+    player who ends it resigns the game in progress first (single × cube to the opponent).
+    """
+    player = _require_player(player, "Log in to end the session.")
+    with transaction.atomic():
+        match = _locked_match(match_id)
+        if table_id is not None and match.table_id != table_id:
+            raise ServiceError("no_match", f"Match {match_id} is not played at this table.")
+        seat = match.seat_of(player)
+        if seat is None:
+            raise ServiceError("not_a_player", "Only a player may end the session.")
+        if expected_version is not None:
+            _check_version(match, expected_version)
+        state = load_state(match)
+        if not state.rules.is_money:
+            raise ServiceError("illegal_action", "Only a money session can be ended; "
+                               "a match ends when a player reaches the match length.")
+        if state.resign_offer is not None:
+            raise ServiceError("illegal_action", "A resignation waits for its answer: the "
+                               "session can end once it is accepted or refused.")
+        earlier: list[Event] = []
+        if state.phase.in_game:
+            # At an "offer" table the session's end resigns a single game: offered, accepted.
+            steps: list[Action] = [Resign(seat)]
+            if state.rules.resignation == "offer":
+                steps.append(AcceptResign())
+            for step in steps:
+                resigned = state.apply(step)
+                earlier += _log_action(match, state, resigned, step, player.user_id)
+                state = resigned
+        _apply_and_advance(match, state, EndSession(), player.user_id, timezone.now(),
+                           earlier=earlier)
+        return match

@@ -1,0 +1,223 @@
+"""Players and tables: sitting down, standing up, invitations, and starting the match
+when both seats are taken."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from django.db import transaction
+from django.utils import timezone
+
+from matches import access, broadcast, selectors
+from matches.errors import ServiceError
+from matches.late_penalty import late_start_score
+from matches.models import (
+    LogKind,
+    Match,
+    MatchStatus,
+    Player,
+    Table,
+)
+from matches.rules import rule_names
+from matches.services.log import _event, _require_player
+from matches.services.play import _advance
+from matches.state import (
+    open_client_seeds,
+    rules_for_table,
+)
+from tavla.engine.clock import PRESETS, Clock
+from tavla.engine.dice import FairDice
+from tavla.engine.match import MatchState
+
+# -- players and tables --------------------------------------------------------------------
+
+
+def player_for_user(user: Any) -> Player:
+    """The player of ``user``, created on first use (display name: the username)."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise ServiceError("not_authenticated", "Log in to play.")
+    player, _created = Player.objects.get_or_create(
+        user=user, defaults={"display_name": user.get_username()[:40]}
+    )
+    return player
+
+
+# The keyword arguments of table_create: every option of matches.rules.
+TABLE_RULE_FIELDS: Final = rule_names()
+
+
+def clock_preset_fields(preset: str) -> dict[str, Any]:
+    """The table fields of a clock preset (``tavla.engine.clock.PRESETS``: fast, normal,
+    casual, usbgf, none). Raises :class:`ServiceError` ``invalid_option`` for another name."""
+    if preset not in PRESETS:
+        names = ", ".join(PRESETS)
+        raise ServiceError("invalid_option", f"Unknown clock preset {preset!r}; one of {names}.")
+    control = PRESETS[preset]
+    if control is None:
+        return {"clock_enabled": False}
+    return {"clock_enabled": True, "clock_delay": control.delay,
+            "clock_reserve_seconds": control.reserve_seconds,
+            "clock_reserve_per_point": control.reserve_per_point,
+            "grace_seconds": control.grace}
+
+
+def table_create(*, name: str, creator: Player | None = None, clock_preset: str | None = None,
+                 reserve_for: Player | None = None, **rules: Any) -> Table:
+    """Create a table with the given rules (any of ``TABLE_RULE_FIELDS``).
+
+    ``clock_preset`` (a name in ``PRESETS``) fills the clock fields; a clock field given
+    explicitly as well wins over the preset's value. ``reserve_for`` keeps the two seats for
+    the creator and that player. A private table gets an invitation token (``matches.access``).
+    """
+    unknown = set(rules) - set(TABLE_RULE_FIELDS)
+    if unknown:
+        names = ", ".join(sorted(unknown))
+        raise ServiceError("invalid_option", f"Unknown table options: {names}.")
+    if clock_preset is not None:
+        rules = {**clock_preset_fields(clock_preset), **rules}
+    name = (name or "").strip()
+    if not name:
+        raise ServiceError("invalid_option", "A table needs a name.")
+    length = rules.get("match_length")
+    if length is not None and not (isinstance(length, int) and 1 <= length <= 99):
+        raise ServiceError("invalid_option", "A match is played to 1 to 99 points.")
+    table = Table(name=name[:80], created_by=creator, **rules)
+    if reserve_for is not None:
+        if creator is None or reserve_for.pk == creator.pk:
+            raise ServiceError("invalid_option",
+                               "A seat can be reserved only for another player than its creator.")
+        table.reserved0, table.reserved1 = creator, reserve_for
+    if not table.is_public:
+        table.invite_token = access.new_invite_token()
+    table.full_clean()
+    table.save()
+    broadcast.broadcast_on_commit(broadcast.LOBBY_GROUP, {"type": "lobby.changed"})
+    return table
+
+
+def current_match(table: Table) -> Match | None:
+    """The match being played at ``table``, if any."""
+    return table.matches.filter(status=MatchStatus.PLAYING).order_by("-pk").first()
+
+
+@transaction.atomic
+def table_sit(*, table_id: int, player: Player | None, seat: int | None = None,
+              invite: str | None = None) -> Table:
+    """Sit ``player`` at the table (the first free seat, or ``seat``); when both seats are
+    taken the match starts at once. A private table needs ``invite`` unless the player is
+    its creator or a seat is reserved for them. ``None`` (anonymous) is refused:
+    ``not_authenticated``."""
+    player = _require_player(player, "Log in to take a seat.")
+    table = Table.objects.select_for_update().get(pk=table_id)
+    if player.pk in (table.seat0_id, table.seat1_id):
+        raise ServiceError("already_seated", "You already sit at this table.")
+    access.check_may_sit(table, player, invite)
+    reserved = {table.reserved0_id, table.reserved1_id} - {None}
+    if reserved and player.pk not in reserved:
+        raise ServiceError("seat_reserved",
+                           "The seats at this table are reserved for other players.")
+    free = [index for index, taken in enumerate((table.seat0_id, table.seat1_id)) if not taken]
+    if seat is not None:
+        if seat not in (0, 1):
+            raise ServiceError("invalid_seat", "A table has seats 0 and 1.")
+        if seat not in free:
+            raise ServiceError("seat_taken", "That seat is taken.")
+        free = [seat]
+    if not free:
+        raise ServiceError("table_full", "Both seats at this table are taken.")
+    setattr(table, f"seat{free[0]}", player)
+    setattr(table, f"seat{free[0]}_since", timezone.now())
+    table.save(update_fields=[f"seat{free[0]}", f"seat{free[0]}_since"])
+    if table.seat0_id and table.seat1_id and current_match(table) is None:
+        match_start(table=table)  # its first state reaches every board of the table
+    else:
+        _broadcast_table_state(table.pk)
+    broadcast.broadcast_on_commit(broadcast.LOBBY_GROUP, {"type": "lobby.changed"})
+    return table
+
+
+@transaction.atomic
+def table_new_invite(*, table_id: int, player: Player) -> Table:
+    """A new invitation token for a private table (the old link stops working); creator only."""
+    table = Table.objects.select_for_update().get(pk=table_id)
+    if table.created_by_id != player.pk:
+        raise ServiceError("forbidden", "Only the table's creator can renew its invitation.")
+    if table.is_public:
+        raise ServiceError("invalid_option", "A public table needs no invitation.")
+    table.invite_token = access.new_invite_token()
+    table.save(update_fields=["invite_token"])
+    return table
+
+
+@transaction.atomic
+def table_stand(*, table_id: int, player: Player | None) -> Table:
+    """Leave a seat; refused while a match is being played there (resign instead)."""
+    player = _require_player(player, "Log in first.")
+    table = Table.objects.select_for_update().get(pk=table_id)
+    if player.pk not in (table.seat0_id, table.seat1_id):
+        raise ServiceError("not_seated", "You do not sit at this table.")
+    if current_match(table) is not None:
+        raise ServiceError("match_in_progress", "A match is in progress: resign it first.")
+    field = "seat0" if table.seat0_id == player.pk else "seat1"
+    setattr(table, field, None)
+    table.save(update_fields=[field])
+    broadcast.broadcast_on_commit(broadcast.LOBBY_GROUP, {"type": "lobby.changed"})
+    _broadcast_table_state(table.pk)
+    return table
+
+
+
+def _broadcast_table_state(table_id: int) -> None:
+    """After commit, push the table's state (its seats changed) to every board of it: read
+    once here, not once per board."""
+
+    def send() -> None:
+        public, plays = selectors.table_public_state(table_id)
+        broadcast.broadcast_now(broadcast.table_group(table_id),
+                                {"type": "table.state", "state": public, "plays": plays})
+
+    transaction.on_commit(send, robust=True)
+
+
+# -- starting a match ----------------------------------------------------------------------
+
+
+def match_start(*, table: Table, scripted_dice: list[list[int]] | None = None) -> Match:
+    """Start a match between the two seated players. Caller holds the table row lock.
+
+    The dice commitment is published now. The first opening roll waits for both players'
+    client seeds (:mod:`matches.dice_seeds`) for up to ``TAVLA_CLIENT_SEED_SECONDS``; with
+    no wait configured both seeds are recorded empty and it is made at once.
+    """
+    if not (table.seat0_id and table.seat1_id):
+        raise ServiceError("table_not_full", "A match needs two seated players.")
+    rules = rules_for_table(table)
+    dice = FairDice.new()
+    start_score, late = late_start_score(table, rules.match_length)
+    state = MatchState.new(rules, score=start_score)
+    match = Match.objects.create(
+        table=table,
+        player0=table.seat0,  # type: ignore[misc]  # both seated: checked above
+        player1=table.seat1,  # type: ignore[misc]
+        snapshot=state.to_dict(),
+        dice_commitment=dice.commitment,
+        dice_seed=dice.seed_hex,
+        scripted_dice=list(table.scripted_dice if scripted_dice is None else scripted_dice),
+        has_bot=Player.objects.filter(pk__in=(table.seat0_id, table.seat1_id),
+                                      is_bot=True).exists(),
+    )
+    now = timezone.now()
+    bots = set(Player.objects.filter(pk__in=(table.seat0_id, table.seat1_id), is_bot=True)
+               .values_list("pk", flat=True)) if match.has_bot else set()
+    open_client_seeds(match, now, bot_seats=[seat for seat, pk in
+                                             enumerate((table.seat0_id, table.seat1_id))
+                                             if pk in bots])
+    control = table.time_control()
+    if control is not None:
+        match.clock = Clock.for_match(control, table.match_length).to_dict()
+    start: dict[str, Any] = {"rules": rules.to_dict(), "commitment": match.dice_commitment}
+    if late is not None:  # the starting score a late-arrival penalty gave, and why
+        start.update(start_score=list(start_score), late_penalty=late)
+    events = [_event(match, LogKind.START, start, 0)]
+    _advance(match, state, events, now)
+    return match
