@@ -54,7 +54,31 @@ when the window began, so only 125 and 32 tables were in play):
     (bots 2-5% of a core each; 1,900-2,500 bytes per message; no version gap at all)
 
 Neither run says anything about the targets (p99 <= 100 ms at 500 x 3 s, >= 300 actions/s):
-both measure a starved server. Run it again on a quiet machine.
+both measure a starved server.
+
+On a quiet machine (1 Dec 2026, 12:55-13:13 UTC, load ~1 before; nothing else running; the
+bots now wait until every socket is open and has its first state before the window starts,
+and open a refused socket again with back-off as a board does; 20 s windows):
+
+    200 tables, 3 s:  64 actions/s  opponent p50 56 ms  p99 589 ms  max 777 ms
+                      crowded table p99 141 ms (x0.26 of the others: MET)
+                      15.6 ms server CPU per action; machine 72% busy; all sockets open
+                      after 48 s (464 handshakes refused and tried again)
+    200 tables, 1 s:  86 actions/s (saturated)  p50 1297 ms  p99 3096 ms
+                      crowded table p99 2857 ms vs 3068 ms (MET); 14.2 ms per action;
+                      machine 91% busy
+    500 tables, 3 s:  not measured: after 5 minutes 848 of the 1,150 sockets were open, both
+                      daphne processes at 100% of a core, the rest refused by daphne's 5 s
+                      connect timeout and trying again (every connect reads the session,
+                      the user, the table's access, its state and its chat: ~25 ms of CPU)
+    150 tables, 1 s, no spectators: 101 actions/s at saturation, 11.5 ms per action.
+
+So this machine saturates at ~100 actions/s: the targets (165 actions/s with p99 <= 100 ms,
+>= 300 actions/s) are not met. Where an action's time goes (py-spy, 150 tables at 1 s):
+~40% waiting on PostgreSQL round trips (the locked read, the events' insert, the match's
+update, the commit: each a context switch on a machine PostgreSQL shares), ~25% Django's
+ORM building and reading those queries, ~15% daphne/autobahn framing and JSON, ~10% the
+channel layer and presence in Redis.
 """
 
 from __future__ import annotations
