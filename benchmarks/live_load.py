@@ -193,7 +193,7 @@ def start_servers(count: int, env: dict[str, str]) -> Servers:
         log = (logs / f"daphne-{port}.log").open("wb")  # the servers' tracebacks, if any
         servers.processes.append(subprocess.Popen(
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-             "tavla.asgi:application"],
+             "--websocket_connect_timeout", "30", "tavla.asgi:application"],  # as the Procfile
             cwd=BASE_DIR, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
         ))
         servers.urls.append(f"http://127.0.0.1:{port}")
