@@ -17,7 +17,8 @@ into every consumer and sees each socket's raw ASGI events before the consumer d
 * **Penalty.** An address one of whose sockets was closed for flooding (here, or by the
   fuse in daphne's frame reader, ``tavla.daphne_protocol``) opens no new socket for
   ``TAVLA_SOCKET_PENALTY_SECONDS`` (60): each is closed with 1008 before any work is done
-  for it. Sockets already open from that address are not touched.
+  for it (under daphne the connection is closed at accept already, unread; this check is
+  what refuses it behind a proxy). Sockets already open from that address are not touched.
 * **State reads.** ``sync`` and ``history`` read the database, so they have a bucket of
   their own per client: ``TAVLA_SOCKET_READ_BURST`` (5) at once, refilled at
   ``TAVLA_SOCKET_READ_RATE`` (1) a second; one more is answered ``rate_limited``.
