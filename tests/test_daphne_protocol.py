@@ -59,48 +59,45 @@ def _answers(socket: ClientConnection, kind: str, count: int) -> list[dict[str, 
 
 def test_a_socket_writing_frames_too_fast_is_cut_off_and_its_address_waits(server):
     table = services.table_create(name="Fuse table")
-    flooder = _open(server, table.pk, "127.0.0.21")
-    assert _first_message(flooder)["type"] == "table"
-    started = time.monotonic()
-    closed: ConnectionClosed | None = None
-    frame = json.dumps({"type": "ping"})
-    try:
-        for _ in range(20_000):
-            flooder.send(frame)
-    except ConnectionClosed as error:
-        closed = error
-    if closed is None:  # every frame went out before the server's close came back
+    with _open(server, table.pk, "127.0.0.21") as flooder:
+        assert _first_message(flooder)["type"] == "table"
+        started = time.monotonic()
+        closed: ConnectionClosed | None = None
+        frame = json.dumps({"type": "ping"})
         try:
-            while True:
-                flooder.recv(timeout=10)
+            for _ in range(20_000):
+                flooder.send(frame)
         except ConnectionClosed as error:
             closed = error
+        if closed is None:  # every frame went out before the server's close came back
+            try:
+                while True:
+                    flooder.recv(timeout=10)
+            except ConnectionClosed as error:
+                closed = error
     assert closed is not None and time.monotonic() - started < 10
     # The close frame is sent, though a client still writing may only see the drop.
     assert closed.rcvd is None or closed.rcvd.code == 1008
-    flooder.close()
 
     # Its address is refused at the door for a while: the connection closes unread.
     with pytest.raises((InvalidMessage, OSError)):
         _open(server, table.pk, "127.0.0.21")
 
     # Another address is served as if nothing had happened.
-    other = _open(server, table.pk, "127.0.0.22")
-    assert _first_message(other)["type"] == "table"
-    other.send(json.dumps({"type": "ping", "ref": 1}))
-    assert _answers(other, "pong", 1) == [{"type": "pong", "ref": 1}]
-    other.close()
+    with _open(server, table.pk, "127.0.0.22") as other:
+        assert _first_message(other)["type"] == "table"
+        other.send(json.dumps({"type": "ping", "ref": 1}))
+        assert _answers(other, "pong", 1) == [{"type": "pong", "ref": 1}]
 
 
 def test_a_board_within_the_limits_never_blows_the_fuse(server):
     table = services.table_create(name="Calm table")
-    board = _open(server, table.pk, "127.0.0.23")
-    assert _first_message(board)["type"] == "table"
-    for number in range(40):  # under the fuse (50 a second here) and the message bucket
-        board.send(json.dumps({"type": "ping", "ref": number}))
-    answers = _answers(board, "pong", 30)
+    with _open(server, table.pk, "127.0.0.23") as board:
+        assert _first_message(board)["type"] == "table"
+        for number in range(40):  # under the fuse (50 a second here) and the message bucket
+            board.send(json.dumps({"type": "ping", "ref": number}))
+        answers = _answers(board, "pong", 30)
     assert [answer.get("ref") for answer in answers] == list(range(30))
-    board.close()
 
 
 def _close_code(socket: ClientConnection) -> int | None:
@@ -113,17 +110,15 @@ def _close_code(socket: ClientConnection) -> int | None:
 
 def test_a_frame_over_the_maximum_is_closed_with_1009(server):
     table = services.table_create(name="Big frames")
-    board = _open(server, table.pk, "127.0.0.24")
-    assert _first_message(board)["type"] == "table"
-    board.send(json.dumps({"type": "sync", "pad": "x" * 20_000}))
-    assert _close_code(board) == 1009
+    with _open(server, table.pk, "127.0.0.24") as board:
+        assert _first_message(board)["type"] == "table"
+        board.send(json.dumps({"type": "sync", "pad": "x" * 20_000}))
+        assert _close_code(board) == 1009
 
 
 def test_one_socket_too_many_from_an_address_is_closed_with_1008(server):
     table = services.table_create(name="Crowded address")
-    first, second = _open(server, table.pk, "127.0.0.25"), _open(server, table.pk, "127.0.0.25")
-    third = _open(server, table.pk, "127.0.0.25")
-    assert _answers(third, "error", 1)[0]["error"] == "too_many_sockets"
-    assert _close_code(third) == 1008
-    for board in (first, second):
-        board.close()
+    with _open(server, table.pk, "127.0.0.25"), _open(server, table.pk, "127.0.0.25"), \
+            _open(server, table.pk, "127.0.0.25") as third:
+        assert _answers(third, "error", 1)[0]["error"] == "too_many_sockets"
+        assert _close_code(third) == 1008

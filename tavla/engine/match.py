@@ -43,9 +43,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any
 
-from tavla.engine import resignation, snapshot
+from tavla.engine import referee, resignation, snapshot
 from tavla.engine.actions import (
     AcceptResign,
     Action,
@@ -274,11 +273,11 @@ class MatchState:
             case PlayMove():
                 return self._play(action)
             case Resign():
-                return resignation.resign(self, action)
+                return self._resign_action(action)
             case AcceptResign():
-                return resignation.accept(self, action)
+                return self._accept_resign(action)
             case RejectResign():
-                return resignation.reject(self, action)
+                return self._reject_resign(action)
             case Timeout(player=loser) if self.rules.flag_loses_match:
                 return self._lose_match(loser, EventKind.TIMEOUT, EndReason.TIMEOUT)
             case Timeout(player=loser):
@@ -459,6 +458,31 @@ class MatchState:
         )
         return self._end_game(result, GameEvent(kind, player=loser))
 
+    def _resign_action(self, action: Resign) -> MatchState:
+        loser = check_seat(action.player)
+        offer = resignation.offer_for(self.rules, loser=loser, level=action.level,
+                                      in_game=self.phase.in_game, phase=self._describe_phase())
+        if offer is None:
+            return self._resign(loser, EventKind.RESIGN, EndReason.RESIGN)
+        return replace(self, resign_offer=offer, games=self._record(resignation.offered(offer)))
+
+    def _pending_offer(self, claimed: Seat | None, doing: str) -> ResignOffer:
+        offer = self.resign_offer
+        if offer is None:
+            raise IllegalActionError(
+                f"cannot {doing} a resignation: none is offered ({self._describe_phase()})"
+            )
+        self._check_actor(claimed, f"{doing} the resignation")
+        return offer
+
+    def _accept_resign(self, action: AcceptResign) -> MatchState:
+        offer = self._pending_offer(action.player, "accept")
+        return self._end_game(*resignation.accepted(offer, self.cube_value))
+
+    def _reject_resign(self, action: RejectResign) -> MatchState:
+        offer = self._pending_offer(action.player, "refuse")
+        return replace(self, resign_offer=None, games=self._record(resignation.refused(offer)))
+
     def _lose_match(self, loser: Seat, kind: EventKind, reason: EndReason) -> MatchState:
         check_seat(loser)
         return self._award_match(other(loser), None, GameEvent(kind, player=loser), reason)
@@ -484,28 +508,12 @@ class MatchState:
         return state._end_game(result, event, match_winner=winner)
 
     def _adjudicate(self, action: Adjudicate) -> MatchState:
-        winner = check_seat(action.winner, "winner")
-        points = action.points
-        if points is not None and (isinstance(points, bool) or points < 1):
-            raise IllegalActionError(f"an adjudication awards at least 1 point, not {points!r}")
-        event = GameEvent(
-            EventKind.ADJUDICATE,
-            player=winner,
-            value=points,
-            note=f"{action.scope.value}: {action.reason}" if action.reason else action.scope.value,
-        )
+        winner, points, event = referee.adjudication(action)
         if action.scope is AdjudicationScope.MATCH:
             return self._award_match(winner, points, event, EndReason.ADJUDICATION)
         if not self.phase.in_game:
             raise IllegalActionError(f"cannot adjudicate a game now: {self._describe_phase()}")
-        result = GameResult(
-            winner=winner,
-            points=self.cube_value if points is None else points,
-            kind=WinKind.SINGLE,
-            reason=EndReason.ADJUDICATION,
-            cube_value=self.cube_value,
-        )
-        return self._end_game(result, event)
+        return self._end_game(referee.game_awarded(winner, points, self.cube_value), event)
 
     def _end_game(
         self, result: GameResult, event: GameEvent | None, match_winner: Seat | None = None
@@ -580,13 +588,15 @@ class MatchState:
     @classmethod
     def from_dict(cls, data: JSON) -> MatchState:
         """Read a :meth:`to_dict` snapshot; raises :class:`EngineError` if it is malformed."""
-        return snapshot.state_from_dict(cls, data)
+        try:
+            state = cls(**snapshot.fields_from_dict(data))
+        except TypeError as error:  # a field of the wrong kind for the constructor
+            raise EngineError(f"malformed match snapshot: {error}") from error
+        snapshot.check_consistency(state)
+        return state
 
 
 def _verb(action: Action) -> str:
     """The action's JSON ``type`` as a verb for a refusal message."""
     return str(action.to_dict()["type"]).replace("_", " ")
 
-
-def _optional_player(value: Any) -> Seat | None:
-    return None if value is None else check_seat(value)

@@ -1,9 +1,12 @@
 """A :class:`~tavla.engine.match.MatchState` as plain JSON (the service's stored snapshot)
-and back, with the consistency check that guards against a damaged one."""
+and back, with the consistency check that guards against a damaged one.
+
+This module knows the state only by its fields (:class:`StateFields`), so it needs no import
+of :mod:`tavla.engine.match`, which uses it: the engine has no import circle."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final, Protocol
 
 from tavla.engine.errors import EngineError
 from tavla.engine.game import JSON, EndReason, GameRecord, Phase, Seat, check_seat
@@ -11,13 +14,45 @@ from tavla.engine.moves import check_dice
 from tavla.engine.position import Position
 from tavla.engine.rules import LEVEL_KINDS, ResignOffer, Rules
 
-if TYPE_CHECKING:
-    from tavla.engine.match import MatchState
-
 SNAPSHOT_VERSION: Final = 1
 
 
-def state_to_dict(state: MatchState) -> JSON:
+class StateFields(Protocol):
+    """What a snapshot holds of a match state (the fields of ``MatchState``)."""
+
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def phase(self) -> Phase: ...
+    @property
+    def score(self) -> tuple[int, int]: ...
+    @property
+    def game_number(self) -> int: ...
+    @property
+    def crawford(self) -> bool: ...
+    @property
+    def post_crawford(self) -> bool: ...
+    @property
+    def board(self) -> Position: ...
+    @property
+    def player_on_roll(self) -> Seat | None: ...
+    @property
+    def dice(self) -> tuple[int, int] | None: ...
+    @property
+    def cube_value(self) -> int: ...
+    @property
+    def cube_owner(self) -> Seat | None: ...
+    @property
+    def games(self) -> tuple[GameRecord, ...]: ...
+    @property
+    def winner(self) -> Seat | None: ...
+    @property
+    def end_reason(self) -> EndReason | None: ...
+    @property
+    def resign_offer(self) -> ResignOffer | None: ...
+
+
+def state_to_dict(state: StateFields) -> JSON:
     """The whole state as plain JSON types; :func:`state_from_dict` reads it back exactly."""
     return {
         "version": SNAPSHOT_VERSION,
@@ -39,9 +74,10 @@ def state_to_dict(state: MatchState) -> JSON:
     }
 
 
-def state_from_dict(cls: type[MatchState], data: JSON) -> MatchState:
-    """Read a :func:`state_to_dict` snapshot into a ``cls``; raises :class:`EngineError` if it
-    is malformed."""
+def fields_from_dict(data: JSON) -> dict[str, Any]:
+    """The fields of a :func:`state_to_dict` snapshot, as keyword arguments for the state's
+    constructor; raises :class:`EngineError` if it is malformed (then check the state built
+    from them with :func:`check_consistency`)."""
     try:
         if data.get("version") != SNAPSHOT_VERSION:
             raise EngineError(f"unknown snapshot version {data.get('version')!r}")
@@ -49,7 +85,7 @@ def state_from_dict(cls: type[MatchState], data: JSON) -> MatchState:
         dice = data["dice"]
         score = data["score"]
         offer = data.get("resign_offer")
-        state = cls(
+        return dict(
             rules=Rules.from_dict(data["rules"]),
             phase=Phase(data["phase"]),
             score=(int(score[0]), int(score[1])),
@@ -72,11 +108,9 @@ def state_from_dict(cls: type[MatchState], data: JSON) -> MatchState:
         raise
     except (KeyError, TypeError, ValueError, IndexError) as error:
         raise EngineError(f"malformed match snapshot: {error}") from error
-    check_consistency(state)
-    return state
 
 
-def check_consistency(state: MatchState) -> None:
+def check_consistency(state: StateFields) -> None:
     """Raise :class:`EngineError` for a state no sequence of actions can reach in these
     fields (a guard against a damaged snapshot, not a full proof)."""
     problems = []
