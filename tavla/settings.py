@@ -188,14 +188,17 @@ REDIS_IS_EMBEDDED = not os.environ.get("REDIS_URL")
 # is server-wide, so the channel layer's prefix names the worker too. The choice is written
 # back to the environment: the servers and workers a test starts inherit it unchanged.
 _TEST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
-_CHOSEN_FOR = os.environ.get("TAVLA_REDIS_FOR_WORKER")
-if _TEST_WORKER and not REDIS_IS_EMBEDDED and _CHOSEN_FOR != _TEST_WORKER:
-    from urllib.parse import urlsplit, urlunsplit
+# With the embedded Redis (a server per worker already) only the mark is set: a child given
+# a REDIS_URL of its own (a private server in a fault test) keeps it as given.
+if _TEST_WORKER and os.environ.get("TAVLA_REDIS_FOR_WORKER") != _TEST_WORKER:
+    if not REDIS_IS_EMBEDDED:
+        from urllib.parse import urlsplit, urlunsplit
 
-    _parts = urlsplit(REDIS_URL)
-    _db = (int(_parts.path.strip("/") or 0) + int(_TEST_WORKER.removeprefix("gw") or 0)) % 16
-    REDIS_URL = urlunsplit(_parts._replace(path=f"/{_db}"))
-    os.environ["REDIS_URL"], os.environ["TAVLA_REDIS_FOR_WORKER"] = REDIS_URL, _TEST_WORKER
+        _parts = urlsplit(REDIS_URL)
+        _db = (int(_parts.path.strip("/") or 0) + int(_TEST_WORKER.removeprefix("gw") or 0)) % 16
+        REDIS_URL = urlunsplit(_parts._replace(path=f"/{_db}"))
+        os.environ["REDIS_URL"] = REDIS_URL
+    os.environ["TAVLA_REDIS_FOR_WORKER"] = _TEST_WORKER
 
 CACHES = {
     "default": {
