@@ -74,10 +74,16 @@ class Child:
         return self.process is not None and self.process.poll() is None
 
     def signal(self, signum: int) -> None:
+        """SIGTERM to the child itself: a Celery worker then stops its pool warmly, letting a
+        running task finish (sent to the whole group, its pool processes died mid-task with a
+        WorkerLostError traceback). SIGKILL, the last resort, goes to the whole group."""
         if self.running():
             assert self.process is not None
             try:
-                os.killpg(self.process.pid, signum)
+                if signum == signal.SIGKILL:
+                    os.killpg(self.process.pid, signum)
+                else:
+                    self.process.send_signal(signum)
             except ProcessLookupError:
                 pass
 
