@@ -39,11 +39,12 @@ def test_a_gammon_resignation_refused_then_accepted(live_server_process: WebServ
     assert "sami" in (rhea.text_content("#status") or "")
     assert rhea.is_hidden("#controls button[data-act='roll']")
     rhea.screenshot(path=str(artifacts / "e2e-resign-offered.png"))
-    assert sami.is_hidden("#controls button[data-act='roll']")  # waiting for the answer
+    # Each board gets the change on its own socket: wait for it, never assume the order.
+    sami.wait_for_selector("#controls button[data-act='roll']", state="hidden")  # awaits answer
 
     rhea.click("#controls button[data-act='reject_resign']")
     sami.wait_for_selector("#controls button[data-act='roll']:not([hidden])")
-    assert rhea.is_hidden("#controls button[data-act='accept_resign']")
+    rhea.wait_for_selector("#controls button[data-act='accept_resign']", state="hidden")
 
     _offer_gammon(sami)
     rhea.click("#controls button[data-act='accept_resign']")
