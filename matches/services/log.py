@@ -8,6 +8,7 @@ from typing import Any, Final
 
 from django.utils import timezone
 
+from matches import statements
 from matches.errors import ServiceError
 from matches.models import (
     Event,
@@ -60,7 +61,7 @@ def _event(match: Match, kind: str, payload: dict[str, Any], game_number: int,
 def _save(match: Match, events: list[Event]) -> None:
     """Write the new events (one insert) and the match (one update). Caller holds the lock."""
     Event.objects.bulk_create(events)
-    match.save()
+    statements.save_match(match)
 
 
 _ENDING: Final = {

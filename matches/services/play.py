@@ -10,7 +10,7 @@ from typing import Any, Final
 from django.db import transaction
 from django.utils import timezone
 
-from matches import broadcast, presence, selectors
+from matches import broadcast, presence, selectors, statements
 from matches.errors import ServiceError
 from matches.models import (
     Event,
@@ -146,12 +146,9 @@ def _engine_action(action: str, seat: int, state: MatchState, play: str | None,
 
 def _locked_match(match_id: int) -> Match:
     """The match, locked, with what its state needs (table, seats, players) in one query."""
-    try:
-        match = (Match.objects.select_for_update(of=("self",))
-                 .select_related("table", "table__seat0", "table__seat1", "player0", "player1")
-                 .get(pk=match_id))
-    except Match.DoesNotExist:
-        raise ServiceError("not_found", f"There is no match {match_id}.") from None
+    match = statements.locked_match(match_id)
+    if match is None:
+        raise ServiceError("not_found", f"There is no match {match_id}.")
     if match.is_finished:
         raise ServiceError("match_over", "This match is over.")
     return match

@@ -1,0 +1,112 @@
+"""The action path's statements, each compiled once per database thread.
+
+Django builds a query's SQL anew every time it runs it. For the statements every action
+makes, that was the largest single cost of a web process under load: in
+``benchmarks/live_load.py`` (py-spy, 150 tables) the locked read with its five joins and the
+match's update took a third of the process's CPU, most of it in the SQL compiler. Here each
+is compiled once per thread and run again with new parameters. The locked read's rows
+become models through Django's own population code, so callers get what the queryset gives.
+
+Nothing here knows a rule; :mod:`matches.services` decides what to read and write.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import Model
+from django.db.models.query import get_related_populators  # type: ignore[attr-defined]
+from django.db.models.sql.compiler import SQLCompiler
+from django.db.transaction import TransactionManagementError
+
+from matches.models import Match
+
+_PLACEHOLDER_PK = -1  # compiled with this, run with the real id (the statement's only param)
+
+
+@dataclass(frozen=True)
+class _Read:
+    """A compiled ``SELECT``: its SQL and what turns its rows into models."""
+
+    connection: BaseDatabaseWrapper
+    sql: str
+    compiler: SQLCompiler
+    init_list: list[str]
+    fields: tuple[int, int]
+    populators: list[Any]
+
+
+_local = threading.local()
+
+
+def _compile_locked_read(connection: BaseDatabaseWrapper) -> _Read:
+    queryset = (Match.objects.select_for_update(of=("self",))
+                .select_related("table", "table__seat0", "table__seat1", "player0", "player1")
+                .filter(pk=_PLACEHOLDER_PK))
+    compiler = queryset.query.get_compiler(connection=connection)
+    sql, params = compiler.as_sql()
+    assert list(params) == [_PLACEHOLDER_PK], params
+    klass_info = compiler.klass_info
+    assert klass_info is not None
+    select = compiler.select
+    start, end = klass_info["select_fields"][0], klass_info["select_fields"][-1] + 1
+    return _Read(
+        connection=connection, sql=sql, compiler=compiler,
+        init_list=[column[0].target.attname for column in select[start:end]],
+        fields=(start, end),
+        populators=get_related_populators(klass_info, select, connection.alias),
+    )
+
+
+def locked_match(match_id: int) -> Match | None:
+    """``Match.objects.select_for_update(of=("self",)).select_related("table",
+    "table__seat0", "table__seat1", "player0", "player1").filter(pk=match_id).first()``,
+    compiled once per thread: the match, row-locked until the transaction ends, or ``None``.
+    """
+    connection = connections[DEFAULT_DB_ALIAS]
+    if connection.features.has_select_for_update and connection.get_autocommit():
+        raise TransactionManagementError("select_for_update cannot be used outside of a "
+                                         "transaction.")
+    read: _Read | None = getattr(_local, "locked_read", None)
+    if read is None or read.connection is not connection:
+        read = _local.locked_read = _compile_locked_read(connection)
+    with connection.cursor() as cursor:
+        cursor.execute(read.sql, [match_id])
+        rows = cursor.fetchall()
+    start, end = read.fields
+    for row in read.compiler.results_iter(results=[rows]):
+        match = Match.from_db(connection.alias, read.init_list, row[start:end])
+        for populator in read.populators:
+            populator.populate(row, match)
+        return match
+    return None
+
+
+def _update_sql(model: type[Model], connection: BaseDatabaseWrapper) -> tuple[str, list[Any]]:
+    quote = connection.ops.quote_name
+    meta = model._meta
+    fields = [field for field in meta.concrete_fields if not field.primary_key]
+    assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
+    return (f"UPDATE {quote(meta.db_table)} SET {assignments} "
+            f"WHERE {quote(meta.pk.column)} = %s", fields)
+
+
+def save_match(match: Match) -> None:
+    """``match.save()`` as one compiled ``UPDATE`` of every column (the match exists: the
+    caller holds its row lock). No ``pre_save``/``post_save`` signal is sent: nothing
+    listens for a match's, and the action path is where that cost would be paid."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    cached = getattr(_local, "update_match", None)
+    if cached is None or cached[0] is not connection:
+        cached = _local.update_match = (connection, *_update_sql(Match, connection))
+    _, sql, fields = cached
+    params = [field.get_db_prep_save(field.pre_save(match, False), connection)
+              for field in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, match.pk])
+        if cursor.rowcount != 1:
+            raise Match.DoesNotExist(f"Match {match.pk} is gone.")
