@@ -19,7 +19,7 @@ from typing import Any
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Model
-from django.db.models.query import get_related_populators  # type: ignore[attr-defined]
+from django.db.models.query import get_related_populators
 from django.db.models.sql.compiler import SQLCompiler
 from django.db.transaction import TransactionManagementError
 
@@ -58,7 +58,9 @@ def _compile_locked_read(connection: BaseDatabaseWrapper) -> _Read:
         connection=connection, sql=sql, compiler=compiler,
         init_list=[column[0].target.attname for column in select[start:end]],
         fields=(start, end),
-        populators=get_related_populators(klass_info, select, connection.alias),
+        # (django-stubs describe Django 6's signature, with a fetch mode.)
+        populators=get_related_populators(  # type: ignore[call-arg]
+            klass_info, select, connection.alias),
     )
 
 
@@ -90,9 +92,9 @@ def _update_sql(model: type[Model], connection: BaseDatabaseWrapper) -> tuple[st
     quote = connection.ops.quote_name
     meta = model._meta
     fields = [field for field in meta.concrete_fields if not field.primary_key]
-    assignments = ", ".join(f"{quote(field.column)} = %s" for field in fields)
+    assignments = ", ".join(f"{quote(str(field.column))} = %s" for field in fields)
     return (f"UPDATE {quote(meta.db_table)} SET {assignments} "
-            f"WHERE {quote(meta.pk.column)} = %s", fields)
+            f"WHERE {quote(str(meta.pk.column))} = %s", fields)
 
 
 def save_match(match: Match) -> None:
