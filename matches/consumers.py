@@ -216,32 +216,34 @@ class TableConsumer(ChatSocketMixin, _LiveConsumer):
         except Table.DoesNotExist:
             await self.close(code=CLOSE_NO_TABLE)
             return
-        await self._show(public, plays, fresh=True)
-
-    async def _show(self, public: dict[str, Any], plays: list[dict[str, Any]] | None, *,
-                    fresh: bool = False) -> None:
-        """Send ``public`` with this viewer's part, unless this board already shows a newer
-        version of that match (pushes from two web processes may cross on the way). A state
-        read afresh is always sent: the board asked for it."""
-        match_id, version = public.get("match_id"), public.get("version")
-        shown_match, shown_version = self.shown
-        if (not fresh and match_id is not None and match_id == shown_match
-                and shown_version is not None and version is not None
-                and version < shown_version):
-            return
-        self.shown = (match_id, version)
-        self.playing = match_id if public.get("status") == "playing" else None
+        self._shown(selectors.push_head(public))
         await self.send_json(selectors.for_viewer(public, self.viewer_id, plays))
+
+    def _shown(self, head: dict[str, Any]) -> None:
+        self.shown = (head["match_id"], head["version"])
+        self.playing = head["match_id"] if head["status"] == "playing" else None
+
+    def _is_old(self, head: dict[str, Any]) -> bool:
+        """True when this board already shows a newer version of that match (pushes from two
+        web processes may cross on the way)."""
+        match_id, version = head["match_id"], head["version"]
+        shown_match, shown_version = self.shown
+        return (match_id is not None and match_id == shown_match and shown_version is not None
+                and version is not None and version < shown_version)
 
     # -- group messages (pushed by the services after commit) ---------------------------------
 
     async def match_state(self, event: dict[str, Any]) -> None:
-        """A match of this table changed: its new public state, computed once for all."""
-        await self._show(event["state"], event.get("plays"))
+        """A match of this table changed: its new public state, encoded once for all
+        (:func:`matches.selectors.pushed_state`); this board adds its viewer's part."""
+        if self._is_old(event["head"]):
+            return
+        self._shown(event["head"])
+        await self.send(text_data=selectors.viewer_text(event, self.viewer_id))
 
     async def table_state(self, event: dict[str, Any]) -> None:
         """Someone sat down or stood up: the table's public state, read once for all."""
-        await self._show(event["state"], event.get("plays"))
+        await self.match_state(event)
 
     async def changed(self, event: dict[str, Any]) -> None:
         await self.send_state()

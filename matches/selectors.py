@@ -9,6 +9,7 @@ player who must act) is added per board without a database read.
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any, Final
 
@@ -197,28 +198,72 @@ def acting_plays(state: MatchState) -> list[dict[str, Any]] | None:
     ]
 
 
+def _viewer_part(head: dict[str, Any], viewer_id: int | None) -> tuple[dict[str, Any], bool]:
+    """What ``viewer_id`` adds to a state whose :func:`push_head` is ``head``: their seat
+    (only when there is a match) and whether the legal plays are theirs to see."""
+    if head["match_id"] is None:
+        return {}, False
+    seat = None
+    if viewer_id is not None and viewer_id in head["player_ids"]:
+        seat = head["player_ids"].index(viewer_id)
+    acting = seat is not None and seat == head["player_to_act"] and head["rolled"]
+    return {"your_seat": seat}, acting
+
+
+def push_head(public: dict[str, Any]) -> dict[str, Any]:
+    """The few fields of ``public`` a board needs to add its viewer's part and to order
+    pushes (match and version)."""
+    return {
+        "match_id": public.get("match_id"),
+        "version": public.get("version"),
+        "status": public.get("status"),
+        "player_ids": [p["id"] for p in public.get("players") or ()],
+        "player_to_act": public.get("player_to_act"),
+        "rolled": public.get("dice") is not None,
+    }
+
+
 def for_viewer(public: dict[str, Any], viewer_id: int | None,
                plays: list[dict[str, Any]] | None) -> dict[str, Any]:
     """``public`` as ``viewer_id`` (``None``: anonymous) is sent it, at this moment: their
     seat, the legal plays if they must play now, and the server's clock. No query."""
     data = dict(public)
-    seat = None
-    if viewer_id is not None and data.get("players"):
-        seat = next((p["seat"] for p in data["players"] if p["id"] == viewer_id), None)
-    if "match_id" in data and data["match_id"] is not None:
-        data["your_seat"] = seat
-        acting = seat is not None and seat == data["player_to_act"] and data["dice"] is not None
+    part, acting = _viewer_part(push_head(public), viewer_id)
+    if part:
+        data.update(part)
         data["legal_plays"] = plays if acting else None
     data["viewer_id"] = viewer_id
     data["server_time"] = time.time()
     return data
 
 
+def pushed_state(kind: str, public: dict[str, Any],
+                 plays: list[dict[str, Any]] | None) -> dict[str, Any]:
+    """The group message that carries ``public`` (and the acting player's ``plays``) to
+    every board of a table: encoded to JSON here, once, so that no board decodes and encodes
+    it again (that was a fifth of a web process's CPU under load). A board turns it into its
+    own message with :func:`viewer_text`."""
+    return {"type": kind, "head": push_head(public), "state_json": json.dumps(public),
+            "plays_json": None if plays is None else json.dumps(plays)}
+
+
+def viewer_text(pushed: dict[str, Any], viewer_id: int | None) -> str:
+    """The JSON text :func:`for_viewer` would give for a :func:`pushed_state` message:
+    the public part as it came, and this viewer's part appended. No query, no decoding."""
+    part, acting = _viewer_part(pushed["head"], viewer_id)
+    extra = [f"{json.dumps(key)}: {json.dumps(value)}" for key, value in part.items()]
+    if part:
+        extra.append('"legal_plays": ' + ((acting and pushed["plays_json"]) or "null"))
+    extra.append(f'"viewer_id": {json.dumps(viewer_id)}')
+    extra.append(f'"server_time": {json.dumps(time.time())}')
+    public: str = pushed["state_json"]
+    return public[:-1] + ", " + ", ".join(extra) + "}"
+
+
 def live_update(match: Match, state: MatchState) -> dict[str, Any]:
     """The group message a service broadcasts after changing ``match``: the public state,
     once, and the legal plays that only the acting player's boards add."""
-    return {"type": "match.state", "state": public_state(match, state),
-            "plays": acting_plays(state)}
+    return pushed_state("match.state", public_state(match, state), acting_plays(state))
 
 
 def table_public_state(table_id: int) -> tuple[dict[str, Any], list[dict[str, Any]] | None]:

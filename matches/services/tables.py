@@ -174,7 +174,7 @@ def _broadcast_table_state(table_id: int) -> None:
     def send() -> None:
         public, plays = selectors.table_public_state(table_id)
         broadcast.broadcast_now(broadcast.table_group(table_id),
-                                {"type": "table.state", "state": public, "plays": plays})
+                                selectors.pushed_state("table.state", public, plays))
 
     transaction.on_commit(send, robust=True)
 

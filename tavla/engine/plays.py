@@ -76,12 +76,13 @@ def point_name(point: int) -> str:
     return str(point)
 
 
-@dataclass
-class _Chain:
-    """One checker's moves within a play: its points in order and where it hit."""
+def _point_text(point: int, hit: bool) -> str:
+    text = "bar" if point == BAR_POINT else "off" if point == OFF_POINT else str(point)
+    return text + "*" if hit else text
 
-    points: list[int]
-    hits: list[bool]
+
+def _highest_first(move: Move) -> tuple[int, int]:
+    return (-move.source, -move.destination)
 
 
 def format_play(moves: Sequence[Move]) -> str:
@@ -90,30 +91,41 @@ def format_play(moves: Sequence[Move]) -> str:
 
     Same order as GNU Backgammon: the moves sorted by source then destination, highest first;
     a move starting where an earlier one ended continues that checker's chain.
+
+    (Written for speed: the server names every legal play of every roll it pushes.)
     """
-    chains: list[_Chain] = []
+    # One checker's moves: its points in order and, for each point, whether it hit there.
+    points: list[list[int]] = []
+    hits: list[list[bool]] = []
     # sorted() is stable: of two equal moves the one played first, which hit, stays first.
-    for move in sorted(moves, key=lambda m: (-m.source, -m.destination)):
-        for chain in chains:
-            if chain.points[-1] == move.source:  # the same checker (or an equivalent one)
-                chain.points.append(move.destination)
-                chain.hits.append(move.hit)
+    for move in sorted(moves, key=_highest_first):
+        for index, path in enumerate(points):
+            if path[-1] == move.source:  # the same checker (or an equivalent one)
+                path.append(move.destination)
+                hits[index].append(move.hit)
                 break
         else:
-            chains.append(_Chain([move.source, move.destination], [False, move.hit]))
+            points.append([move.source, move.destination])
+            hits.append([False, move.hit])
     # Identical chains are written once, where the first stands, with a count; a point is
     # marked as hit if any of them hit there (gnubg writes 24/23*/22(2)).
     groups: dict[tuple[int, ...], list[bool]] = {}
     counts: dict[tuple[int, ...], int] = {}
-    for chain in chains:
-        path = tuple(chain.points)
-        marks = groups.setdefault(path, [False] * len(path))
-        groups[path] = [a or b for a, b in zip(marks, chain.hits, strict=True)]
-        counts[path] = counts.get(path, 0) + 1
+    for path_list, chain_hits in zip(points, hits, strict=True):
+        path = tuple(path_list)
+        marks = groups.get(path)
+        if marks is None:
+            groups[path] = chain_hits
+            counts[path] = 1
+        else:
+            groups[path] = [a or b for a, b in zip(marks, chain_hits, strict=True)]
+            counts[path] += 1
     parts = []
-    for path, hits in groups.items():
+    for path, marks in groups.items():
+        last = len(path) - 1
         # Points on the way are written only where a checker hit.
-        shown = [i for i in range(len(path)) if i in (0, len(path) - 1) or hits[i]]
-        text = "/".join(point_name(path[i]) + ("*" if hits[i] else "") for i in shown)
-        parts.append(text + (f"({counts[path]})" if counts[path] > 1 else ""))
+        text = "/".join(_point_text(path[i], marks[i]) for i in range(last + 1)
+                        if i == 0 or i == last or marks[i])
+        count = counts[path]
+        parts.append(f"{text}({count})" if count > 1 else text)
     return " ".join(parts)
