@@ -99,9 +99,9 @@ def format_play(moves: Sequence[Move]) -> str:
     hits: list[list[bool]] = []
     # sorted() is stable: of two equal moves the one played first, which hit, stays first.
     for move in sorted(moves, key=_highest_first):
-        for index, path in enumerate(points):
-            if path[-1] == move.source:  # the same checker (or an equivalent one)
-                path.append(move.destination)
+        for index, chain in enumerate(points):
+            if chain[-1] == move.source:  # the same checker (or an equivalent one)
+                chain.append(move.destination)
                 hits[index].append(move.hit)
                 break
         else:
@@ -111,8 +111,8 @@ def format_play(moves: Sequence[Move]) -> str:
     # marked as hit if any of them hit there (gnubg writes 24/23*/22(2)).
     groups: dict[tuple[int, ...], list[bool]] = {}
     counts: dict[tuple[int, ...], int] = {}
-    for path_list, chain_hits in zip(points, hits, strict=True):
-        path = tuple(path_list)
+    for chain, chain_hits in zip(points, hits, strict=True):
+        path = tuple(chain)
         marks = groups.get(path)
         if marks is None:
             groups[path] = chain_hits
