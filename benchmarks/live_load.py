@@ -447,12 +447,13 @@ def judge(figures: list[dict[str, Any]]) -> None:
         if scenario.think <= 1.0:
             verdict = "MET" if figure["rate"] >= 300 else "NOT met"
             print(f"{scenario}: >= 300 actions/s at saturation: {figure['rate']:.0f}/s {verdict}")
+        if figure["crowd_p99"] == float("inf"):
+            continue  # no crowd ran (--crowd 0): nothing to compare
         # "No slower": the crowded table's tail within 25% of the spread tables' boards.
         ratio = figure["crowd_p99"] / figure["spread_p99"] if figure["spread_p99"] else 0
         verdict = "MET" if ratio <= 1.25 else "NOT met"
         print(f"{scenario}: crowded table p99 {figure['crowd_p99']:.0f} ms vs others "
               f"{figure['spread_p99']:.0f} ms (x{ratio:.2f}) {verdict}")
-
 
 
 def main() -> None:
