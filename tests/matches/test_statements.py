@@ -1,0 +1,108 @@
+"""The action path's compiled statements give what the ORM gives, and an action in
+PostgreSQL's pipeline mode changes nothing when a statement of it fails."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.db import IntegrityError, connection, transaction
+from django.db.transaction import TransactionManagementError
+from django.test.utils import CaptureQueriesContext
+
+from matches import services, statements
+from matches.models import Event, Match
+from tests.matches.conftest import act
+
+
+def _fields(instance: Any) -> dict[str, Any]:
+    return {f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields}
+
+
+def test_the_locked_read_gives_what_the_queryset_gives(start_match: Callable[..., Match]) -> None:
+    match = act(start_match(dice=[[3, 1], [5, 2]]), 0, "play", "8/5 6/5")
+    with transaction.atomic():
+        read = statements.locked_match(match.pk)
+        again = statements.locked_match(match.pk)  # compiled once, run twice
+        orm = (Match.objects.select_related("table", "table__seat0", "table__seat1",
+                                            "player0", "player1").get(pk=match.pk))
+        assert statements.locked_match(match.pk + 1000) is None
+    assert read is not None and again is not None
+    assert _fields(read) == _fields(orm) == _fields(again)
+    for related in ("table", "player0", "player1"):
+        assert _fields(getattr(read, related)) == _fields(getattr(orm, related))
+    assert _fields(read.table.seat0) == _fields(orm.table.seat0)
+    assert read.player0.user_id == orm.player0.user_id
+    assert not read._state.adding and read._state.db == "default"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_locked_read_refuses_to_run_outside_a_transaction(
+        start_match: Callable[..., Match]) -> None:
+    match = start_match()
+    if not connection.features.has_select_for_update:
+        pytest.skip("SQLite locks the whole database instead of a row")
+    with pytest.raises(TransactionManagementError):
+        statements.locked_match(match.pk)
+
+
+def test_the_compiled_update_and_insert_write_every_column(
+        start_match: Callable[..., Match]) -> None:
+    match = start_match(dice=[[3, 1], [5, 2]])
+    match.score1 = 2
+    match.version += 7
+    match.snapshot = {**match.snapshot, "note": "ü"}
+    match.rematch_offers = [1]
+    events = [Event(match=match, sequence=match.next_sequence + i, game_number=1, kind="roll",
+                    actor_id=None, payload={"n": i}) for i in range(3)]
+    with transaction.atomic():
+        statements.insert_events(events)
+        statements.save_match(match)
+    fresh = Match.objects.get(pk=match.pk)
+    assert _fields(fresh) == _fields(match)
+    written = list(Event.objects.filter(match=match, payload__has_key="n").order_by("sequence"))
+    assert [e.payload["n"] for e in written] == [0, 1, 2]
+    assert all(e.created_at is not None for e in written)
+
+
+def test_an_action_is_three_statements(start_match: Callable[..., Match]) -> None:
+    """The locked read, one insert of the events, the match's update (and the savepoint of
+    the test's own transaction): at most 5 queries, as issue 15 asks."""
+    match = start_match(dice=[[3, 1], [5, 2]], cube_enabled=False)
+    player = match.player0  # loaded, as a caller that acts has its player
+    with CaptureQueriesContext(connection) as context:
+        services.match_act(match_id=match.pk, player=player, action="play",
+                           play="8/5 6/5", expected_version=match.version)
+    statements_run = [q["sql"].split()[0].upper() for q in context.captured_queries
+                      if "SAVEPOINT" not in q["sql"].upper()]
+    assert statements_run == ["SELECT", "INSERT", "UPDATE"]
+    assert len(context.captured_queries) <= 5
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_failed_write_in_the_pipeline_changes_nothing(
+        start_match: Callable[..., Match], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under PostgreSQL the insert's error is only known at the commit (its result is not
+    waited for); the commit fails and the whole action is rolled back."""
+    match = start_match(dice=[[3, 1], [5, 2]], cube_enabled=False)
+    before = Match.objects.get(pk=match.pk)
+    count = Event.objects.filter(match=match).count()
+    real_insert = statements.insert_events
+
+    def insert_twice(events: list[Event]) -> None:
+        real_insert([*events, events[0]])  # the same sequence number twice
+
+    monkeypatch.setattr(statements, "insert_events", insert_twice)
+    with pytest.raises(IntegrityError) as raised:
+        services.match_act(match_id=match.pk, player=match.player0, action="play",
+                           play="8/5 6/5", expected_version=match.version)
+    where = {entry.name for entry in raised.traceback}
+    if connection.vendor == "postgresql":  # pipelined: the insert was not waited for
+        assert "commit" in where and "insert_events" not in where, where
+    monkeypatch.setattr(statements, "insert_events", real_insert)
+    assert _fields(Match.objects.get(pk=match.pk)) == _fields(before)
+    assert Event.objects.filter(match=match).count() == count
+    # The connection is usable again, and the action can be made.
+    act(match, 0, "play", "8/5 6/5")
+    assert Match.objects.get(pk=match.pk).version == before.version + 1
