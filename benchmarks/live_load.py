@@ -349,24 +349,27 @@ def run_scenario(args: argparse.Namespace, scenario: Scenario, servers: Servers)
                                         "measure_to": measure_to}).encode() + b"\n")
         process.stdin.close()
     time.sleep(max(0.0, measure_from - time.time()))
-    databases = pids_named("postgres", "redis-server")
-    database_before = {pid: cpu_ticks_of([pid]) for pid in databases}
-    before = (cpu_ticks_of([p.pid for p in servers.processes]), 0.0, machine_busy())
+    database_before = {name: {pid: cpu_ticks_of([pid]) for pid in pids_named(name)}
+                       for name in ("postgres", "redis-server")}
+    before = (cpu_ticks_of([p.pid for p in servers.processes]), machine_busy())
     time.sleep(max(0.0, measure_to - time.time()))
     # A PostgreSQL backend that ended meanwhile took its CPU time with it: count the
     # processes alive at both ends (a lower bound).
-    database_after = {pid: cpu_ticks_of([pid]) for pid in pids_named("postgres", "redis-server")}
-    database_cpu = sum(database_after[pid] - database_before[pid]
-                       for pid in database_before if pid in database_after)
-    after = (cpu_ticks_of([p.pid for p in servers.processes]), database_cpu, machine_busy())
+    database_cpu = {}
+    for name, ticks in database_before.items():
+        now_alive = {pid: cpu_ticks_of([pid]) for pid in pids_named(name)}
+        database_cpu[name] = sum(now_alive[pid] - ticks[pid] for pid in ticks
+                                 if pid in now_alive)
+    after = (cpu_ticks_of([p.pid for p in servers.processes]), machine_busy())
     results = []
     for process in processes:
         assert process.stdout is not None
         results.append(json.loads(process.stdout.read()))
         process.wait(timeout=60)
     return {"scenario": scenario, "results": results, "elapsed": measure_to - measure_from,
-            "server_cpu": after[0] - before[0], "database_cpu": after[1] - before[1],
-            "machine": (after[2][0] - before[2][0], after[2][1] - before[2][1]),
+            "server_cpu": after[0] - before[0], "postgres_cpu": database_cpu["postgres"],
+            "redis_cpu": database_cpu["redis-server"],
+            "machine": (after[1][0] - before[1][0], after[1][1] - before[1][1]),
             "servers": len(urls), "tables": len(table_ids)}
 
 
@@ -420,12 +423,16 @@ def report(run: dict[str, Any]) -> dict[str, Any]:
           f"{sum(r['syncs'] for r in results)}; errors: {dict(errors) or 'none'}; "
           f"sockets refused and opened again: {sum(r['reconnects'] for r in results)}")
     server_cpu = run["server_cpu"]
-    per_action = 1000 * server_cpu / actions if actions else float("nan")
     busy, total = run["machine"]
     bots_cpu = [r["cpu_seconds"] / r["wall_seconds"] for r in results]
-    print(f"server CPU: {server_cpu / elapsed:.0%} of a core over {run['servers']} daphne "
-          f"processes = {per_action:.1f} ms per action; PostgreSQL + Redis "
-          f"{run['database_cpu'] / elapsed:.0%}; bots " + ", ".join(f"{c:.0%}" for c in bots_cpu)
+
+    def per_action(cpu: float) -> str:
+        return f"{cpu / elapsed:.0%} of a core = " + (
+            f"{1000 * cpu / actions:.1f} ms per action" if actions else "no action")
+
+    print(f"server CPU: {run['servers']} daphne processes {per_action(server_cpu)}; "
+          f"PostgreSQL {per_action(run['postgres_cpu'])}; Redis {per_action(run['redis_cpu'])}; "
+          "bots " + ", ".join(f"{c:.0%}" for c in bots_cpu)
           + f" of a core each (whole run); machine {busy / total:.0%} busy of "
           f"{os.cpu_count()} cores")
     return {"scenario": scenario, "rate": actions / elapsed,

@@ -13,8 +13,6 @@ Nothing here knows a rule; :mod:`matches.services` decides what to read and writ
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -100,11 +98,9 @@ def _update_sql(model: type[Model], connection: BaseDatabaseWrapper) -> tuple[st
 
 
 def save_match(match: Match) -> None:
-    """``match.save()`` as one compiled ``UPDATE`` of every column. The match exists: the
-    caller holds its row lock (so the row count is not read back, which under
-    :func:`pipelined` would cost a round trip). No ``pre_save``/``post_save`` signal is
-    sent: nothing listens for a match's, and the action path is where that cost would be
-    paid."""
+    """``match.save()`` as one compiled ``UPDATE`` of every column (the caller holds the
+    match's row lock). No ``pre_save``/``post_save`` signal is sent: nothing listens for a
+    match's, and the action path is where that cost would be paid."""
     connection = connections[DEFAULT_DB_ALIAS]
     cached = getattr(_local, "update_match", None)
     if cached is None or cached[0] is not connection:
@@ -112,13 +108,15 @@ def save_match(match: Match) -> None:
     _, sql, fields = cached
     params = [field.get_db_prep_save(field.pre_save(match, False), connection)
               for field in fields]
-    with _unread(), connection.cursor() as cursor:
+    with connection.cursor() as cursor:
         cursor.execute(sql, [*params, match.pk])
+        if cursor.rowcount != 1:
+            raise Match.DoesNotExist(f"Match {match.pk} is gone.")
 
 
 def insert_events(events: list[Event]) -> None:
     """``Event.objects.bulk_create(events)`` without reading the new ids back: nothing on the
-    action path uses them, and under :func:`pipelined` the insert then waits for nothing."""
+    action path uses them."""
     if not events:
         return
     connection = connections[DEFAULT_DB_ALIAS]
@@ -131,44 +129,5 @@ def insert_events(events: list[Event]) -> None:
            f"VALUES {', '.join([row] * len(events))}")
     params = [field.get_db_prep_save(field.pre_save(event, True), connection)
               for event in events for field in fields]
-    with _unread(), connection.cursor() as cursor:
+    with connection.cursor() as cursor:
         cursor.execute(sql, params)
-
-
-@contextmanager
-def pipelined() -> Iterator[None]:
-    """On PostgreSQL, run the enclosed transaction in psycopg's pipeline mode, so that the
-    statements of this module whose results nobody reads (the events' insert, the match's
-    update) are not waited for: they go with the ``COMMIT``, in one round trip, and the
-    ``BEGIN`` goes with the locked read. An action then costs two round trips instead of
-    five. Every other statement is waited for at once, as outside the pipeline (Django reads
-    the row count of an update to decide whether a save worked). An error of a statement not
-    waited for surfaces at the commit, which then rolls the transaction back, as any failed
-    commit does. Elsewhere (SQLite, or inside a caller's transaction) nothing changes."""
-    connection = connections[DEFAULT_DB_ALIAS]
-    if connection.vendor != "postgresql" or not connection.get_autocommit():
-        yield  # not ours to reshape: an enclosing transaction (a test's, a caller's)
-        return
-    connection.ensure_connection()
-    with connection.connection.pipeline() as pipeline:
-
-        def wait_unless_unread(execute: Any, sql: str, params: Any, many: bool,
-                               context: Any) -> Any:
-            result = execute(sql, params, many, context)
-            if not getattr(_local, "unread", False):
-                pipeline.sync()
-            return result
-
-        with connection.execute_wrapper(wait_unless_unread):
-            yield
-
-
-@contextmanager
-def _unread() -> Iterator[None]:
-    """The statements run here have results nobody reads: under :func:`pipelined` they
-    are not waited for."""
-    _local.unread = True
-    try:
-        yield
-    finally:
-        _local.unread = False

@@ -99,7 +99,7 @@ def match_act(
                               or not isinstance(level, int) or level not in (1, 2, 3)):
         raise ServiceError("invalid_level", "A resignation level is 1 (single game), 2 (gammon) "
                            "or 3 (backgammon), and only a resignation has one.")
-    with statements.pipelined(), transaction.atomic():
+    with transaction.atomic():
         match = _locked_match(match_id)
         if table_id is not None and match.table_id != table_id:
             raise ServiceError("no_match", f"Match {match_id} is not played at this table.")
