@@ -26,59 +26,41 @@ are written to the database. Only loopback addresses are used.
 Run: .venv/bin/python benchmarks/live_load.py [--all] [--tables 200] [--think 3.0]
      [--duration 30]
 
-Measured on the 2-core development machine (2 daphne processes, 2 bot processes, 20 s
-windows, PostgreSQL and Redis shared with the other work on the machine):
+Measured on the 2-core development machine, quiet (nothing else running, load 1-2 before),
+2 daphne processes, 2 bot processes, 100 spectators spread and 50 on one table, 30 s windows
+(the starved runs of the morning of 1 Dec 2026, on a machine 100% busy with other work, are in
+this file's history):
 
-Before pushed states (every board re-read the match; 1 Dec 2026, 09:15 UTC, the machine 100%
-busy: two other pytest runs, a gnubg bear-off database build and an apt install, load ~7;
-the servers got only 52-65% of a core between them, so these are starved figures):
+Before (1 Dec 2026, 12:55-13:13 UTC: pushed states, but every action compiled its SQL, each
+push was waited for by the database thread, and every board decoded and re-encoded it):
 
-    200 tables, 3 s:  57 actions/s  p50 271 ms   p99 3436 ms   9.4 ms server CPU per action
-    200 tables, 1 s:  63 actions/s  p50 2598 ms  p99 5981 ms   10.4 ms per action
-    500 tables, 3 s:  33 actions/s  p50 34 ms    p99 5141 ms   16.1 ms per action
-    500 tables, 1 s:  53 actions/s  p50 1771 ms  p99 7272 ms   12.2 ms per action
-    (bots 3-4% of a core each; ~2,300 bytes per message; an earlier quieter 200 x 3 s run:
-    58 actions/s, p50 69 ms, p99 3717 ms after a stall, 9.8 ms server CPU per action;
-    the boards' coalesced re-reads skipped versions: 292 and 210 syncs after version gaps
-    in the two 1 s runs)
+    200 tables, 3 s:   64 actions/s  p50 56 ms    p99 589 ms    15.6 ms web CPU per action
+    200 tables, 1 s:   86 actions/s  p50 1297 ms  p99 3096 ms   14.2 ms (saturated)
+    500 tables, 3 s:   not measured: the 1,150 sockets did not all open in 5 minutes
+    150 tables, 1 s, no spectators: 101 actions/s at saturation, 11.5 ms per action
 
-After (the state pushed once per change; 1 Dec 2026, 11:00 UTC, the machine even busier:
-load ~12 from two Chromium end-to-end runs, three pytest runs, a Celery worker and mypy; the
-servers got 42-64% of a core between them, and at 500 tables the sockets were still opening
-when the window began, so only 125 and 32 tables were in play):
+After (1 Dec 2026, 16:44-16:52 UTC, a fresh database; matches/statements.py compiles the
+action's statements once per thread, pushes carry the state as JSON text encoded once,
+a socket's pushes are handed to its loop, and the web process's collector is tuned):
 
-    200 tables, 3 s:  37 actions/s  p50 113 ms   p99 12504 ms  11.5 ms server CPU per action
-    200 tables, 1 s:  82 actions/s  p50 1433 ms  p99 9160 ms   7.8 ms per action
-    500 tables, 3 s:  33 actions/s  p50 28 ms    p99 14250 ms  17.8 ms per action
-    500 tables, 1 s:  10 actions/s  p50 38 ms    p99 19965 ms  (starved: 32 tables in play)
-    (bots 2-5% of a core each; 1,900-2,500 bytes per message; no version gap at all)
+    200 tables, 3 s:   66 actions/s  p50 8.9 ms   p99 34 ms     6.0 ms web CPU per action
+                       crowded table p99 30 ms (x0.88: MET)
+    200 tables, 1 s:  186 actions/s  p50 41 ms    p99 481 ms    5.5 ms (saturated)
+                       crowded table p99 635 ms (x1.33: not met in this run; x0.53 and x0.73
+                       in the two runs before)
+    500 tables, 3 s:  165 actions/s  p50 13 ms    p99 78 ms     4.8 ms   (p99 <= 100 ms: MET)
+                       crowded table p99 56 ms (x0.72: MET); every socket open 12 s after
+                       the bots started
+    500 tables, 1 s:  258 actions/s  p50 859 ms   p99 2249 ms   4.4 ms   (>= 300: NOT met)
+                       crowded table x0.95 (MET)
+    300 tables, 1 s, no spectators: 249-281 actions/s at saturation over four runs.
 
-Neither run says anything about the targets (p99 <= 100 ms at 500 x 3 s, >= 300 actions/s):
-both measure a starved server.
-
-On a quiet machine (1 Dec 2026, 12:55-13:13 UTC, load ~1 before; nothing else running; the
-bots now wait until every socket is open and has its first state before the window starts,
-and open a refused socket again with back-off as a board does; 20 s windows):
-
-    200 tables, 3 s:  64 actions/s  opponent p50 56 ms  p99 589 ms  max 777 ms
-                      crowded table p99 141 ms (x0.26 of the others: MET)
-                      15.6 ms server CPU per action; machine 72% busy; all sockets open
-                      after 48 s (464 handshakes refused and tried again)
-    200 tables, 1 s:  86 actions/s (saturated)  p50 1297 ms  p99 3096 ms
-                      crowded table p99 2857 ms vs 3068 ms (MET); 14.2 ms per action;
-                      machine 91% busy
-    500 tables, 3 s:  not measured: after 5 minutes 848 of the 1,150 sockets were open, both
-                      daphne processes at 100% of a core, the rest refused by daphne's 5 s
-                      connect timeout and trying again (every connect reads the session,
-                      the user, the table's access, its state and its chat: ~25 ms of CPU)
-    150 tables, 1 s, no spectators: 101 actions/s at saturation, 11.5 ms per action.
-
-So this machine saturates at ~100 actions/s: the targets (165 actions/s with p99 <= 100 ms,
->= 300 actions/s) are not met. Where an action's time goes (py-spy, 150 tables at 1 s):
-~40% waiting on PostgreSQL round trips (the locked read, the events' insert, the match's
-update, the commit: each a context switch on a machine PostgreSQL shares), ~25% Django's
-ORM building and reading those queries, ~15% daphne/autobahn framing and JSON, ~10% the
-channel layer and presence in Redis.
+    At 500 tables and 1 s, per action: web 4.4 ms, PostgreSQL 1.6 ms, Redis 0.1 ms, the
+    bots 0.7 ms, about 6.8 ms of the machine's 2 cores: 91% busy at 258 actions/s, so
+    300 actions/s would need ~15% less CPU per action than this. Tried and measured worse
+    (300 tables, 1 s): psycopg's pipeline mode (two round trips an action instead of five;
+    PostgreSQL then spoke the extended protocol, 1.8 against 1.5 ms per action) and
+    server-side prepared statements (PostgreSQL 2.3 against 1.7 ms).
 """
 
 from __future__ import annotations
