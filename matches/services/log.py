@@ -60,8 +60,7 @@ def _event(match: Match, kind: str, payload: dict[str, Any], game_number: int,
 
 def _save(match: Match, events: list[Event]) -> None:
     """Write the new events (one insert) and the match (one update). Caller holds the lock."""
-    statements.insert_events(events)
-    statements.save_match(match)
+    statements.write_action(match, events)
 
 
 _ENDING: Final = {
