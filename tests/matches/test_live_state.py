@@ -80,10 +80,11 @@ def test_every_action_costs_at_most_five_queries(start_match: Callable[..., Matc
         last, final_queries = result, data_queries(context)
     assert last.state.is_over and len(costs) > 20
     *playing, (_, final) = costs
-    # The locked read, one insert of the events, the match's update; a game's end adds its
-    # Game row.
+    # The locked read, one insert of the events, the match's update (on PostgreSQL these two
+    # are one statement); a game's end adds its Game row.
     assert max(cost for _, cost in playing) <= 5, costs
-    assert 3 in {cost for _, cost in playing} <= {3, 4}
+    usual = 2 if connection.vendor == "postgresql" else 3
+    assert usual in {cost for _, cost in playing} <= {usual, usual + 1}
     # The match's end also rates it (both players locked, both records inserted, two
     # updates), frees the table, asks for its analysis (matches.analysis: a read and an
     # insert) and tells a tournament (a read).

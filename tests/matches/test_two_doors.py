@@ -16,6 +16,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from rest_framework.test import APIClient
 
+from matches import socket_limits
 from matches.models import Match
 from tests.matches.test_api import token_client
 from tests.matches.test_consumer import (  # noqa: F401 - the fixture closes pool connections
@@ -30,8 +31,12 @@ pytestmark = [pytest.mark.django_db(transaction=True)]
 
 @pytest.fixture
 def fair_match(start_match: Callable[..., Match], settings: Any) -> Match:
+    socket_limits.reset_limits()
     # A few hundred reads in a minute: more than an anonymous client may make by default.
     settings.TAVLA_API_RATES = {**settings.TAVLA_API_RATES, "anonymous": "100000/min"}
+    # And a hundred socket actions in a few seconds: more than a board's 15 a second (the
+    # error went to seat 1's board unread, and the match stopped when the test ran fast).
+    settings.TAVLA_SOCKET_BURST = settings.TAVLA_SOCKET_RATE = 10_000
     match = start_match(match_length=1)  # fair dice, the cube on
     return Match.objects.select_related("player0__user", "player1__user").get(pk=match.pk)
 
