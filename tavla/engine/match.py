@@ -44,7 +44,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from tavla.engine import referee, resignation, snapshot
+from tavla.engine import cube, referee, resignation, snapshot
 from tavla.engine.actions import (
     AcceptResign,
     Action,
@@ -226,17 +226,9 @@ class MatchState:
         return self._double_refusal() is None
 
     def _double_refusal(self) -> str | None:
-        if self.phase is not Phase.TURN_START:
-            return "a player may double only at the start of their turn, before rolling"
-        if not self.rules.cube:
-            return "this table plays without the doubling cube"
-        if self.crawford:
-            return "nobody may double in the Crawford game"
-        if self.cube_value >= self.rules.max_cube:
-            return f"the cube is already at its limit of {self.rules.max_cube}"
-        if self.cube_owner is not None and self.cube_owner != self.player_on_roll:
-            return f"the cube belongs to player {self.cube_owner}: only its owner may redouble"
-        return None
+        return cube.double_refusal(self.rules, phase=self.phase, crawford=self.crawford,
+                                   cube_value=self.cube_value, cube_owner=self.cube_owner,
+                                   player_on_roll=self.player_on_roll)
 
     @property
     def game_result(self) -> GameResult | None:
