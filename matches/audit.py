@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from matches.models import Event, LogKind, Match
-from matches.state import awaiting_client_seeds, load_state, match_client_seeds, replay_log
+from matches.state import awaiting_client_seeds, full_state, match_client_seeds, replay_log
 from tavla.engine.dice import (
     ALGORITHM,
     LEGACY_ALGORITHM,
@@ -27,7 +27,7 @@ ROLL_ACTIONS = ("opening_roll", "roll")
 def mat_export(match: Match) -> str:
     """The match so far as a Jellyfish ``.mat`` text, with the players' display names."""
     return export_mat(
-        load_state(match),
+        full_state(match),
         (match.player0.display_name, match.player1.display_name),
         event=match.table.name,
         date=match.started_at.date() if match.started_at else None,

@@ -273,6 +273,9 @@ class Game(models.Model):
     ending = models.CharField(_("ended by"), max_length=12, choices=GameEnding.choices,
                               blank=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
+    # The finished game's whole record (engine JSON, every event): the match's snapshot keeps
+    # only the current game's events, so that it does not grow with the match.
+    record = models.JSONField(_("record"), null=True, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("game")

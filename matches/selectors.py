@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from matches.models import Event, Match, MatchStatus, Player, Table
 from matches.rules import rules_shown
-from matches.state import client_seeds_state, load_state
+from matches.state import client_seeds_state, full_state, load_state
 from tavla.engine.clock import Clock
 from tavla.engine.game import GameRecord, Phase
 from tavla.engine.match import MatchState
@@ -295,7 +295,7 @@ def match_state(match: Match, viewer: Player | None = None) -> dict[str, Any]:
 
 def match_history(match: Match) -> dict[str, Any]:
     """Every game of ``match`` with all its events: ``{"type": "history"}``'s answer."""
-    state = load_state(match)
+    state = full_state(match)
     return {"type": "history", "protocol": PROTOCOL_VERSION, "match_id": match.pk,
             "version": match.version, "games": [game.to_dict() for game in state.games]}
 

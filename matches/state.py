@@ -18,6 +18,7 @@ from matches.models import Event, LogKind, Match, Table
 from matches.rules import FlagPenalty
 from tavla.engine.actions import action_from_dict
 from tavla.engine.dice import ClientSeeds, FairDice, ScriptedDice
+from tavla.engine.game import GameRecord
 from tavla.engine.match import MatchState
 from tavla.engine.rules import Rules
 
@@ -34,7 +35,36 @@ def rules_for_table(table: Table) -> Rules:
 
 
 def load_state(match: Match) -> MatchState:
+    """The state of ``match`` from its snapshot: what play needs, with the current game's
+    events only (:meth:`MatchState.compact`); :func:`full_state` has every game's."""
     return MatchState.from_dict(match.snapshot)
+
+
+def full_state(match: Match) -> MatchState:
+    """The state of ``match`` with every game's events (history, ``.mat`` export), one query:
+    each finished game's are in its ``Game`` row. A game found in neither the snapshot (as
+    before snapshots were compact) nor a row (none should be) is replayed from the log."""
+    stored = stored_state(match)
+    return replay_events(match.events.order_by("sequence")) if stored is None else stored
+
+
+def stored_state(match: Match) -> MatchState | None:
+    """:func:`full_state` as stored (snapshot and game records, no replay), or ``None`` when
+    a finished game's events are in neither."""
+    state = load_state(match)
+    earlier = state.games[:-1]
+    if all(game.events for game in earlier):
+        return state
+    records = {number: record for number, record in match.games.values_list("number", "record")
+               if record is not None}
+    games = []
+    for game in earlier:
+        if not game.events:
+            if game.number not in records:
+                return None
+            game = GameRecord.from_dict(records[game.number])
+        games.append(game)
+    return state.with_earlier_games(games)
 
 
 def match_client_seeds(match: Match) -> ClientSeeds | None:

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from matches.models import Match, MatchStatus
-from matches.state import load_state
+from matches.state import full_state
 from tavla.engine.matfile import export_mat
 from tournaments import selectors
 from tournaments.models import Pairing, PairingStatus, Tournament
@@ -126,7 +126,7 @@ def mat_file(tournament: Tournament, pairing: Pairing, match: Match,
              titles: dict[tuple[str, int], str]) -> tuple[str, str]:
     """``(file name, .mat text)`` of one match of the event."""
     text = export_mat(
-        load_state(match),
+        full_state(match),
         (match.player0.display_name, match.player1.display_name),
         event=event_name(tournament),
         round_name=titles.get((pairing.round.bracket, pairing.round.number), pairing.slot),

@@ -24,6 +24,7 @@ from matches.signals import match_finished
 from matches.state import (
     load_state,
     replay_events,
+    stored_state,
 )
 from tavla.engine import EngineError
 from tavla.engine.actions import (
@@ -104,7 +105,8 @@ class Verification:
 
 
 def match_verify(*, match_id: int) -> Verification:
-    """Replay the event log through the engine and compare with the stored snapshot."""
+    """Replay the event log through the engine and compare with the stored state: the
+    snapshot and the finished games' records (:func:`matches.state.stored_state`)."""
     match = Match.objects.get(pk=match_id)
     events = list(match.events.order_by("sequence"))
     gaps = [e.sequence for i, e in enumerate(events) if e.sequence != i]
@@ -114,7 +116,13 @@ def match_verify(*, match_id: int) -> Verification:
         replayed = replay_events(events)
     except (EngineError, ValueError, KeyError) as error:
         return Verification(False, len(events), f"the log does not replay: {error}")
-    if replayed.to_dict() != match.snapshot:
+    try:
+        stored = stored_state(match)
+    except (EngineError, ValueError, KeyError, TypeError) as error:
+        return Verification(False, len(events), f"the stored state does not read: {error}")
+    if stored is None:
+        return Verification(False, len(events), "a finished game's record is missing")
+    if replayed.to_dict() != stored.to_dict():
         return Verification(False, len(events), "replaying the log gives a different state")
     return Verification(True, len(events), f"{len(events)} events replay to the stored state")
 

@@ -90,6 +90,7 @@ def _game_end_events(match: Match, before: MatchState, after: MatchState) -> lis
     Game.objects.create(
         match=match, number=now.number, winner=winner, points=result.points,
         cube_value=result.cube_value, ending=ending, finished_at=timezone.now(),
+        record=now.to_dict(),
     )
     return [_event(match, LogKind.GAME_END, result.to_dict(), now.number)]
 

@@ -220,7 +220,8 @@ def _advance(match: Match, state: MatchState, events: list[Event], now: datetime
         before = state
         state = state.apply(action)
         events += _log_action(match, before, state, action, None)
-    match.snapshot = state.to_dict()
+    # The earlier games' events are in their Game rows: the snapshot stays the same size.
+    match.snapshot = state.compact().to_dict()
     match.score0, match.score1 = state.score
     match.version += 1
     _restart_clock(match, state, now, same_turn=same_turn)

@@ -215,6 +215,10 @@ class GameRecord:
         events = self.events if event is None else (*self.events, event)
         return GameRecord(self.number, self.score_before, self.crawford, events, result)
 
+    def summary(self) -> GameRecord:
+        """The record without its events."""
+        return GameRecord(self.number, self.score_before, self.crawford, (), self.result)
+
     def to_dict(self) -> JSON:
         return {
             "number": self.number,

@@ -41,7 +41,7 @@ event log; ``MatchState.replay(rules, logged_actions)`` gives the same snapshot 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from tavla.engine import cube, referee, resignation, snapshot
@@ -572,6 +572,22 @@ class MatchState:
         )
 
     # -- JSON -----------------------------------------------------------------------------------
+
+    def compact(self) -> MatchState:
+        """This state with the earlier games' events left out (their number, score before,
+        Crawford and result stay): what play needs to go on, whose size does not grow with
+        the match. The full record is the log's to replay."""
+        if all(not game.events for game in self.games[:-1]):
+            return self
+        return replace(self, games=(*(game.summary() for game in self.games[:-1]),
+                                    self.games[-1]))
+
+    def with_earlier_games(self, games: Sequence[GameRecord]) -> MatchState:
+        """This state with ``games`` (whole records, in order) as the games before the
+        current one: :meth:`compact` undone."""
+        if [game.number for game in games] != [game.number for game in self.games[:-1]]:
+            raise EngineError("these records are not the earlier games of this match")
+        return replace(self, games=(*games, self.games[-1]))
 
     def to_dict(self) -> JSON:
         """The whole state as plain JSON types; :meth:`from_dict` reads it back exactly."""

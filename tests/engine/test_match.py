@@ -247,6 +247,26 @@ def test_snapshots_round_trip_and_replay_reproduces_them(rules: Rules, seed: int
 
 
 @settings(max_examples=25, deadline=None)
+@given(rules_strategy, st.integers(0, 2**32))
+def test_a_compact_state_plays_on_like_the_whole_one_and_is_restored(rules: Rules,
+                                                                     seed: int) -> None:
+    options = SelfPlayOptions(double=0.2, take=0.7, resign=0.01, session_games=3)
+    final, actions = play_match(rules, seed, options)
+    whole = MatchState.new(rules)
+    for count, action in enumerate(actions):
+        compact = MatchState.from_dict(whole.compact().to_dict())
+        assert not any(game.events for game in compact.games[:-1])
+        assert compact.games[-1] == whole.games[-1]
+        whole, compact = whole.apply(action), compact.apply(action)
+        assert compact.compact() == whole.compact(), count
+    assert whole == final
+    restored = final.compact().with_earlier_games(final.games[:-1])
+    assert restored == final and restored.to_dict() == final.to_dict()
+    with pytest.raises(EngineError, match="not the earlier games"):
+        final.compact().with_earlier_games(final.games)
+
+
+@settings(max_examples=25, deadline=None)
 @given(rules_strategy, st.integers(0, 2**32), st.floats(0, 1))
 def test_a_restored_snapshot_plays_on_like_the_original(
     rules: Rules, seed: int, where: float

@@ -20,7 +20,7 @@ from django.test.utils import CaptureQueriesContext
 from matches import selectors, services
 from matches.errors import ServiceError
 from matches.models import Match, Player
-from matches.state import load_state
+from matches.state import load_state, replay_events
 
 pytestmark = pytest.mark.django_db
 
@@ -152,10 +152,14 @@ def test_earlier_games_are_summaries_and_the_history_has_every_event(
     assert seen_games >= 2
     match.refresh_from_db()
     history = selectors.match_history(match)
-    engine = load_state(match)
+    # The history is what the log replays to, though the snapshot keeps only the last
+    # game's events (the others are in the Game rows).
+    engine = replay_events(match.events.order_by("sequence"))
     assert history["type"] == "history" and history["version"] == match.version
     assert history["games"] == [game.to_dict() for game in engine.games]
     assert all(game["events"] for game in history["games"])
+    *earlier, last = load_state(match).games
+    assert earlier and not any(game.events for game in earlier) and last.events
 
 
 def test_the_state_does_not_grow_with_the_game_number(

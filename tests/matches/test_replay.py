@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import random
 
 import pytest
@@ -11,8 +12,8 @@ from django.test.utils import CaptureQueriesContext
 from matches import clocks, services
 from matches.audit import dice_audit, mat_export, replay_steps
 from matches.demo import play_out
-from matches.models import Event, LogKind, MatchStatus
-from matches.state import load_state, replay_events
+from matches.models import Event, Game, LogKind, Match, MatchStatus
+from matches.state import full_state, load_state, replay_events
 
 pytestmark = pytest.mark.django_db
 
@@ -37,18 +38,22 @@ def test_random_matches_replay_to_their_snapshot(start_match, seed):
 
     events = list(match.events.order_by("sequence"))
     assert [e.sequence for e in events] == list(range(len(events)))
-    assert replay_events(events).to_dict() == match.snapshot
+    replayed = replay_events(events)
+    # The snapshot keeps the last game's events; each earlier game's are in its Game row.
+    assert replayed.compact().to_dict() == match.snapshot
+    assert replayed.to_dict() == full_state(match).to_dict()
+    assert not any(game.events for game in load_state(match).games[:-1])
     result = services.match_verify(match_id=match.pk)
     assert result.ok and result.events == len(events), result.detail
 
     # Step by step, every intermediate state is legal and the last one is the snapshot.
     steps = list(replay_steps(match))
     assert len(steps) == len(events)
-    assert steps[-1].state.to_dict() == match.snapshot
+    assert steps[-1].state.to_dict() == replayed.to_dict()
 
     audit = dice_audit(match)
     assert audit["verified"] is True and not audit["dice_were_scripted"]
-    assert mat_export(match).count(" Game ") == len(load_state(match).games)
+    assert mat_export(match).count(" Game ") == len(replayed.games)
 
 
 def test_a_tampered_log_fails_verification(start_match):
@@ -70,6 +75,43 @@ def test_a_tampered_log_fails_verification(start_match):
     Event.objects.filter(pk=play.pk).delete()
     gap = services.match_verify(match_id=match.pk)
     assert not gap.ok and "gap" in gap.detail
+
+
+def test_a_finished_games_record_is_verified_and_a_missing_one_replayed(start_match):
+    # A point a game (no cube, no gammons): at least three games whatever the dice.
+    match = play_out(start_match(match_length=3, cube_enabled=False, gammons_enabled=False),
+                     random.Random(7))
+    replayed = replay_events(match.events.order_by("sequence"))
+    first = match.games.get(number=1)
+    assert first.record == replayed.games[0].to_dict()
+    assert services.match_verify(match_id=match.pk).ok
+
+    forged = {**first.record, "events": first.record["events"][:-1]}
+    Game.objects.filter(pk=first.pk).update(record=forged)
+    changed = services.match_verify(match_id=match.pk)
+    assert not changed.ok and "different state" in changed.detail
+
+    Game.objects.filter(pk=first.pk).update(record=None)
+    missing = services.match_verify(match_id=match.pk)
+    assert not missing.ok and "missing" in missing.detail
+    # The history and the export still have the game: the log is replayed for it.
+    assert full_state(match).to_dict() == replayed.to_dict()
+
+
+def test_the_migration_copies_old_games_records_from_their_whole_snapshot(start_match):
+    from django.apps import apps
+
+    migration = importlib.import_module("matches.migrations.0015_game_record")
+    match = play_out(start_match(match_length=3, cube_enabled=False, gammons_enabled=False),
+                     random.Random(8))
+    replayed = replay_events(match.events.order_by("sequence"))
+    # As before the migration: no records, and a snapshot with every game's events.
+    Game.objects.filter(match=match).update(record=None)
+    Match.objects.filter(pk=match.pk).update(snapshot=replayed.to_dict())
+    migration.copy_records(apps, None)
+    records = dict(Game.objects.filter(match=match).values_list("number", "record"))
+    assert records == {game.number: game.to_dict() for game in replayed.games if game.result}
+    assert services.match_verify(match_id=match.pk).ok
 
 
 def test_a_tampered_roll_fails_the_dice_audit(start_match):
