@@ -9,13 +9,13 @@ player who must act) is added per board without a database read.
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Any, Final
 
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from matches import jsontext
 from matches.models import Event, Match, MatchStatus, Player, Table
 from matches.rules import rules_shown
 from matches.state import client_seeds_state, full_state, load_state
@@ -243,19 +243,19 @@ def pushed_state(kind: str, public: dict[str, Any],
     every board of a table: encoded to JSON here, once, so that no board decodes and encodes
     it again (that was a fifth of a web process's CPU under load). A board turns it into its
     own message with :func:`viewer_text`."""
-    return {"type": kind, "head": push_head(public), "state_json": json.dumps(public),
-            "plays_json": None if plays is None else json.dumps(plays)}
+    return {"type": kind, "head": push_head(public), "state_json": jsontext.dumps(public),
+            "plays_json": None if plays is None else jsontext.dumps(plays)}
 
 
 def viewer_text(pushed: dict[str, Any], viewer_id: int | None) -> str:
     """The JSON text :func:`for_viewer` would give for a :func:`pushed_state` message:
     the public part as it came, and this viewer's part appended. No query, no decoding."""
     part, acting = _viewer_part(pushed["head"], viewer_id)
-    extra = [f"{json.dumps(key)}: {json.dumps(value)}" for key, value in part.items()]
+    extra = [f"{jsontext.dumps(key)}: {jsontext.dumps(value)}" for key, value in part.items()]
     if part:
         extra.append('"legal_plays": ' + ((acting and pushed["plays_json"]) or "null"))
-    extra.append(f'"viewer_id": {json.dumps(viewer_id)}')
-    extra.append(f'"server_time": {json.dumps(time.time())}')
+    extra.append(f'"viewer_id": {jsontext.dumps(viewer_id)}')
+    extra.append(f'"server_time": {jsontext.dumps(time.time())}')
     public: str = pushed["state_json"]
     return public[:-1] + ", " + ", ".join(extra) + "}"
 

@@ -18,10 +18,12 @@ from typing import Any
 
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.models import JSONField
 from django.db.models.query import get_related_populators
-from django.db.models.sql.compiler import SQLCompiler
 from django.db.transaction import TransactionManagementError
+from psycopg.types.json import Jsonb
 
+from matches import jsontext
 from matches.models import Event, Match
 
 _PLACEHOLDER_PK = -1  # compiled with this, run with the real id (the statement's only param)
@@ -33,10 +35,11 @@ class _Read:
 
     connection: BaseDatabaseWrapper
     sql: str
-    compiler: SQLCompiler
     init_list: list[str]
     fields: tuple[int, int]
     populators: list[Any]
+    # (column, converters, expression): what Django's compiler would apply, found once.
+    converters: list[tuple[int, list[Any], Any]]
 
 
 _local = threading.local()
@@ -53,8 +56,12 @@ def _compile_locked_read(connection: BaseDatabaseWrapper) -> _Read:
     assert klass_info is not None
     select = compiler.select
     start, end = klass_info["select_fields"][0], klass_info["select_fields"][-1] + 1
+    columns = [column[0] for column in select[0:compiler.col_count]]
+    converters = [(position, [_fast_json(converter) for converter in found], expression)
+                  for position, (found, expression)
+                  in compiler.get_converters(columns).items()]
     return _Read(
-        connection=connection, sql=sql, compiler=compiler,
+        connection=connection, sql=sql, converters=converters,
         init_list=[column[0].target.attname for column in select[start:end]],
         fields=(start, end),
         # (django-stubs describe Django 6's signature, with a fetch mode.)
@@ -79,12 +86,48 @@ def locked_match(match_id: int) -> Match | None:
         cursor.execute(read.sql, [match_id])
         rows = cursor.fetchall()
     start, end = read.fields
-    for row in read.compiler.results_iter(results=[rows]):
+    for raw in rows:
+        row = list(raw)
+        for position, converters, expression in read.converters:
+            value = row[position]
+            for converter in converters:
+                value = converter(value, expression, connection)
+            row[position] = value
         match = Match.from_db(connection.alias, read.init_list, row[start:end])
         for populator in read.populators:
             populator.populate(row, match)
         return match
     return None
+
+
+def _fast_json(converter: Any) -> Any:
+    """``converter``, or for a plain JSON field's (no custom decoder) the same through
+    :mod:`matches.jsontext`: the stored state is decoded on every action."""
+    field = getattr(converter, "__self__", None)
+    if (getattr(converter, "__func__", None) is not JSONField.from_db_value
+            or field is None or field.decoder is not None):
+        return converter
+
+    def from_db_value(value: Any, expression: Any, connection: BaseDatabaseWrapper) -> Any:
+        if not isinstance(value, str | bytes):
+            return value  # None, or a value the backend already decoded
+        try:
+            return jsontext.loads(value)
+        except ValueError:
+            return value  # as Django's: text that is not JSON is returned as it is
+
+    return from_db_value
+
+
+def _db_value(field: Any, value: Any, connection: BaseDatabaseWrapper) -> Any:
+    """``field.get_db_prep_save(value, connection)``; a plain JSON field's value encoded
+    through :mod:`matches.jsontext`."""
+    if (not isinstance(field, JSONField) or field.encoder is not None or value is None
+            or hasattr(value, "as_sql")):
+        return field.get_db_prep_save(value, connection)
+    if connection.vendor == "postgresql":
+        return Jsonb(value, dumps=jsontext.dumps)
+    return jsontext.dumps(value)
 
 
 def _update_statement(match: Match, connection: BaseDatabaseWrapper) -> tuple[str, list[Any]]:
@@ -99,8 +142,7 @@ def _update_statement(match: Match, connection: BaseDatabaseWrapper) -> tuple[st
                f"WHERE {quote(str(meta.pk.column))} = %s")
         cached = _local.update_match = (connection, sql, fields)
     _, sql, fields = cached
-    params = [field.get_db_prep_save(field.pre_save(match, False), connection)
-              for field in fields]
+    params = [_db_value(field, field.pre_save(match, False), connection) for field in fields]
     return sql, [*params, match.pk]
 
 
@@ -115,7 +157,7 @@ def _insert_statement(events: list[Event],
     sql = (f"INSERT INTO {quote(meta.db_table)} "
            f"({', '.join(quote(str(field.column)) for field in fields)}) "
            f"VALUES {', '.join([row] * len(events))}")
-    return sql, [field.get_db_prep_save(field.pre_save(event, True), connection)
+    return sql, [_db_value(field, field.pre_save(event, True), connection)
                  for event in events for field in fields]
 
 

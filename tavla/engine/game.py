@@ -8,6 +8,7 @@ Seats are ``0`` and ``1`` (:data:`Seat`).
 from __future__ import annotations
 
 import enum
+import functools
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -185,14 +186,17 @@ class GameEvent:
     @classmethod
     def from_dict(cls, data: JSON) -> GameEvent:
         dice = data.get("dice")
-        return cls(
-            kind=EventKind(data["type"]),
-            player=data.get("player"),
-            dice=(int(dice[0]), int(dice[1])) if dice is not None else None,
-            play=data.get("play"),
-            value=data.get("value"),
-            note=data.get("note"),
-        )
+        return _event_of(data["type"], data.get("player"),
+                         None if dice is None else (int(dice[0]), int(dice[1])),
+                         data.get("play"), data.get("value"), data.get("note"))
+
+
+# A stored state is read back on every action, and with it every event of the current game
+# so far: each is built once and shared (the events are immutable), not built anew each time.
+@functools.lru_cache(maxsize=1 << 15)
+def _event_of(kind: str, player: Any, dice: tuple[int, int] | None, play: Any, value: Any,
+              note: Any) -> GameEvent:
+    return GameEvent(EventKind(kind), player, dice, play, value, note)
 
 
 @dataclass(frozen=True, slots=True)
