@@ -82,8 +82,17 @@ def visible(reader: Reader, message: dict[str, Any], *, match_in_progress: bool)
 
 def chat_history(*, table_id: int, player: Player | None) -> list[dict[str, Any]]:
     """The last messages the viewer may read, oldest first."""
+    return chat_open(table_id=table_id, player=player)[1]
+
+
+def chat_open(*, table_id: int, player: Player | None) -> tuple[Reader, list[dict[str, Any]]]:
+    """What a board opening the chat needs: who reads it, and :func:`chat_history`."""
     table = Table.objects.get(pk=table_id)
     reader = reader_for(table, player)
+    return reader, _history(table, reader)
+
+
+def _history(table: Table, reader: Reader) -> list[dict[str, Any]]:
     in_progress = playing_match(table) is not None
     rooms = [room for room in ChatRoom.values
              if may_read(reader, room, match_in_progress=in_progress)]

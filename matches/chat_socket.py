@@ -11,16 +11,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from channels.db import database_sync_to_async
-
 from matches import chat
-from matches.models import Player, Table
+from matches.models import Player
+from matches.socket_db import db
 
 COMMANDS = ("chat", "chat_block", "chat_unblock", "chat_report")
-
-
-def _reader(table_id: int, player: Player | None) -> chat.Reader:
-    return chat.reader_for(Table.objects.get(pk=table_id), player)
 
 
 class ChatSocketMixin:
@@ -33,9 +28,8 @@ class ChatSocketMixin:
 
     async def chat_open(self) -> None:
         """Learn what this viewer may read and send them the room(s) so far."""
-        self.chat_reader = await database_sync_to_async(_reader)(self.table_id, self.player)
-        messages = await database_sync_to_async(chat.chat_history)(
-            table_id=self.table_id, player=self.player)
+        self.chat_reader, messages = await db(chat.chat_open)(table_id=self.table_id,
+                                                              player=self.player)
         await self.send_json({"type": "chat_history", "messages": messages})
 
     async def chat_refresh(self) -> None:
@@ -45,15 +39,15 @@ class ChatSocketMixin:
 
     async def chat_command(self, kind: str, content: dict[str, Any]) -> None:
         if kind == "chat":
-            await database_sync_to_async(chat.chat_post)(
+            await db(chat.chat_post)(
                 table_id=self.table_id, player=self.player, text=content.get("text"))
         elif kind in ("chat_block", "chat_unblock"):
-            await database_sync_to_async(chat.chat_block)(
+            await db(chat.chat_block)(
                 player=self.player, blocked_id=content.get("player_id"),
                 block=kind == "chat_block")
             await self.chat_open()
         elif kind == "chat_report":
-            report = await database_sync_to_async(chat.chat_report)(
+            report = await db(chat.chat_report)(
                 player=self.player, message_id=content.get("message_id"),
                 reason=content.get("reason", ""))
             await self.send_json({"type": "chat_reported", "message_id": report.message_id})

@@ -14,15 +14,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from matches import access, broadcast, presence, selectors, services
+from matches import access, presence, selectors, services
 from matches.broadcast import LOBBY_GROUP, table_group
 from matches.chat_socket import COMMANDS as CHAT_COMMANDS
 from matches.chat_socket import ChatSocketMixin
@@ -31,6 +29,7 @@ from matches.dice_seeds import match_client_seed
 from matches.errors import ServiceError
 from matches.models import Match, MatchStatus, Player, Table
 from matches.rematch import match_rematch
+from matches.socket_db import db
 from matches.socket_limits import GuardedSocket
 
 logger = logging.getLogger(__name__)
@@ -41,24 +40,6 @@ CLOSE_FORBIDDEN = 4403
 
 COMMANDS = ("action", "sit", "stand", "sync", "history", "ping", "check_clock", "client_seed",
             "rematch", "rematch_decline", *CHAT_COMMANDS)
-
-DB_THREADS = 4
-_db_pool = ThreadPoolExecutor(max_workers=DB_THREADS, thread_name_prefix="tavla-db")
-
-
-def db(function: Any) -> Any:
-    """``database_sync_to_async`` on this module's thread pool: commands and reads of
-    different boards run side by side, each thread with its own database connection,
-    instead of queueing behind one another on asgiref's single thread-sensitive thread.
-    What the call pushes to the boards is handed back to this loop, not waited for."""
-    in_thread = database_sync_to_async(function, thread_sensitive=False, executor=_db_pool)
-
-    async def call(*args: Any, **kwargs: Any) -> Any:
-        broadcast.pushing_from(asyncio.get_running_loop())
-        return await in_thread(*args, **kwargs)
-
-    return call
-
 
 def _history(table_id: int, match_id: int | None) -> dict[str, Any]:
     """Every game with its events of ``match_id`` (the match the board shows, which must be

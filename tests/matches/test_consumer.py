@@ -19,7 +19,7 @@ from channels.testing import WebsocketCommunicator
 from django.db import connections
 from django.test import Client
 
-from matches import consumers, presence
+from matches import presence, socket_db
 from matches.models import Match, Player
 from tavla.asgi import application
 
@@ -39,14 +39,14 @@ def session_cookie(player: Player | None) -> list[tuple[bytes, bytes]]:
 def close_db_connections() -> None:
     """Close the database connection of every thread of the consumers' pool (before the
     test database is dropped). Blocks until each thread has run once."""
-    barrier = threading.Barrier(consumers.DB_THREADS)
+    barrier = threading.Barrier(socket_db.DB_THREADS)
 
     def close() -> None:
         barrier.wait(timeout=10)
         connections.close_all()
 
-    pool = consumers._db_pool
-    for future in [pool.submit(close) for _ in range(consumers.DB_THREADS)]:
+    pool = socket_db._db_pool
+    for future in [pool.submit(close) for _ in range(socket_db.DB_THREADS)]:
         future.result(timeout=15)
 
 
