@@ -7,12 +7,13 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import IntegrityError, connection, transaction
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 
 from matches import services, statements
-from matches.models import Event, Match
+from matches.models import Event, Match, Table
 from tests.matches.conftest import act
 
 
@@ -32,9 +33,28 @@ def test_the_locked_read_gives_what_the_queryset_gives(start_match: Callable[...
     assert _fields(read) == _fields(orm) == _fields(again)
     for related in ("table", "player0", "player1"):
         assert _fields(getattr(read, related)) == _fields(getattr(orm, related))
-    assert _fields(read.table.seat0) == _fields(orm.table.seat0)
     assert read.player0.user_id == orm.player0.user_id
     assert not read._state.adding and read._state.db == "default"
+    # The seats are the players read, with no query of their own.
+    with CaptureQueriesContext(connection) as seats:
+        assert _fields(read.table.seat0) == _fields(orm.table.seat0)
+        assert _fields(read.table.seat1) == _fields(orm.table.seat1)
+        assert read.table.seat0 is read.player0 and read.table.seat1 is read.player1
+    assert len(seats.captured_queries) == 0
+
+
+def test_a_seat_that_is_not_the_match_players_is_read_when_used(
+        start_match: Callable[..., Match]) -> None:
+    match = start_match()
+    other = services.player_for_user(User.objects.create(username="other"))
+    Table.objects.filter(pk=match.table_id).update(seat0=other, seat1=None)
+    with transaction.atomic():
+        read = statements.locked_match(match.pk)
+        assert read is not None
+        with CaptureQueriesContext(connection) as seats:
+            assert read.table.seat1 is None
+        assert len(seats.captured_queries) == 0
+        assert read.table.seat0 == other and read.table.seat0.display_name == "other"
 
 
 @pytest.mark.django_db(transaction=True)
