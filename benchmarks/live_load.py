@@ -262,6 +262,27 @@ def pids_named(*names: str) -> list[int]:
     return found
 
 
+class ProcessCPU:
+    """The CPU seconds processes of these names use from now on, sampled every half second:
+    PostgreSQL's backends come and go (each web thread's connection is replaced after a
+    minute), so a backend born meanwhile counts from its start, and one that ended loses at
+    most its last half second."""
+
+    def __init__(self, names: tuple[str, ...]) -> None:
+        self.names = names
+        self.used = dict.fromkeys(names, 0.0)
+        self.seen = {name: {pid: cpu_ticks_of([pid]) for pid in pids_named(name)}
+                     for name in names}
+
+    def sample(self) -> None:
+        for name in self.names:
+            seen = self.seen[name]
+            for pid in pids_named(name):
+                now = cpu_ticks_of([pid])
+                self.used[name] += now - seen.get(pid, 0.0)
+                seen[pid] = now
+
+
 def machine_busy() -> tuple[float, float]:
     """(busy, total) CPU seconds of the whole machine so far, from /proc/stat."""
     ticks = os.sysconf("SC_CLK_TCK")
@@ -317,12 +338,13 @@ def run_scenario(args: argparse.Namespace, scenario: Scenario, servers: Servers)
         process.stdin.write(json.dumps(spec).encode() + b"\n")
         process.stdin.flush()
         processes.append(process)
-    for process in processes:  # every socket open and shown its first state
+    for process in processes:  # every socket open, its state and chat history received
         assert process.stdout is not None
         if process.stdout.readline().strip() != b"ready":
             raise SystemExit("a bot process failed before it was ready")
     connected = time.time()
-    print(f"every socket open {connected - now:.1f} s after the bots started", flush=True)
+    print(f"every socket open and greeted {connected - now:.1f} s after the bots started",
+          flush=True)
     measure_from = connected + args.warmup
     measure_to = measure_from + args.duration
     for process in processes:
@@ -331,17 +353,12 @@ def run_scenario(args: argparse.Namespace, scenario: Scenario, servers: Servers)
                                         "measure_to": measure_to}).encode() + b"\n")
         process.stdin.close()
     time.sleep(max(0.0, measure_from - time.time()))
-    database_before = {name: {pid: cpu_ticks_of([pid]) for pid in pids_named(name)}
-                       for name in ("postgres", "redis-server")}
+    databases = ProcessCPU(("postgres", "redis-server"))
     before = (cpu_ticks_of([p.pid for p in servers.processes]), machine_busy())
-    time.sleep(max(0.0, measure_to - time.time()))
-    # A PostgreSQL backend that ended meanwhile took its CPU time with it: count the
-    # processes alive at both ends (a lower bound).
-    database_cpu = {}
-    for name, ticks in database_before.items():
-        now_alive = {pid: cpu_ticks_of([pid]) for pid in pids_named(name)}
-        database_cpu[name] = sum(now_alive[pid] - ticks[pid] for pid in ticks
-                                 if pid in now_alive)
+    while time.time() < measure_to:
+        time.sleep(min(0.5, max(0.0, measure_to - time.time())))
+        databases.sample()
+    database_cpu = databases.used
     after = (cpu_ticks_of([p.pid for p in servers.processes]), machine_busy())
     results = []
     for process in processes:
