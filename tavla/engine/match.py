@@ -84,6 +84,7 @@ from tavla.engine.game import (
 )
 from tavla.engine.moves import check_dice, legal_plays
 from tavla.engine.notation import resolve
+from tavla.engine.phase_text import describe_phase
 from tavla.engine.plays import Play
 from tavla.engine.position import Position
 from tavla.engine.rules import ResignOffer, Rules
@@ -290,26 +291,7 @@ class MatchState:
             raise IllegalActionError(f"cannot {doing} now: {self._describe_phase()}")
 
     def _describe_phase(self) -> str:
-        offer = self.resign_offer
-        if offer is not None:
-            return (
-                f"player {offer.player} offered to resign a {offer.kind.value}: player "
-                f"{other(offer.player)} must accept or refuse"
-            )
-        if self.phase is Phase.OPENING_ROLL:
-            return f"game {self.game_number} is waiting for its opening roll"
-        if self.phase is Phase.TURN_START:
-            return f"player {self.player_on_roll} is to double or roll"
-        if self.phase is Phase.CUBE_OFFERED:
-            return f"player {self.player_to_act} must take or drop the cube"
-        if self.phase is Phase.MOVE:
-            return f"player {self.player_on_roll} is to play {self._dice_text()}"
-        if self.phase is Phase.GAME_OVER:
-            return f"game {self.game_number} is over"
-        return "the match is over"
-
-    def _dice_text(self) -> str:
-        return "" if self.dice is None else f"{self.dice[0]}-{self.dice[1]}"
+        return describe_phase(self)
 
     def _check_actor(self, claimed: Seat | None, doing: str) -> None:
         if claimed is None:
