@@ -43,6 +43,16 @@ async def no_chat(socket: Any, timeout: float = 0.5) -> None:
         assert message["type"] != "chat", message
 
 
+async def test_a_boards_greeting_is_its_state_then_the_chat_history(match: Match,
+                                                                    spectator: Player) -> None:
+    for viewer in (match.player0, spectator, None):
+        async with board(match.table_id, viewer) as socket:
+            first = await socket.receive_json_from(timeout=5)
+            second = await socket.receive_json_from(timeout=5)
+            assert (first["type"], first["match_id"]) == ("state", match.pk)
+            assert second == {"type": "chat_history", "messages": []}
+
+
 async def test_players_and_spectators_chat_apart_during_play(match: Match,
                                                              spectator: Player) -> None:
     async with board(match.table_id, match.player0) as alice, \
