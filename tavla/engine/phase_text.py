@@ -1,28 +1,20 @@
 """What a match is waiting for, in words: the reason a refused action gives. The state asks
-(:class:`~tavla.engine.match.MatchState`); this module knows it only by the fields it reads,
-so it needs no import of the state's module."""
+(:class:`~tavla.engine.match.MatchState`); this module knows it only by its fields (those of
+a snapshot, and who must act), so it needs no import of the state's module."""
 
 from __future__ import annotations
 
 from typing import Protocol
 
 from tavla.engine.game import Phase, Seat, other
-from tavla.engine.rules import ResignOffer
+from tavla.engine.snapshot import StateFields
 
 
-class PhaseFields(Protocol):
-    @property
-    def phase(self) -> Phase: ...
-    @property
-    def game_number(self) -> int: ...
-    @property
-    def player_on_roll(self) -> Seat | None: ...
+class PhaseFields(StateFields, Protocol):
+    """The snapshot's fields, and who must act (a property of the state)."""
+
     @property
     def player_to_act(self) -> Seat | None: ...
-    @property
-    def dice(self) -> tuple[int, int] | None: ...
-    @property
-    def resign_offer(self) -> ResignOffer | None: ...
 
 
 def describe_phase(state: PhaseFields) -> str:
