@@ -38,27 +38,12 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from urllib.parse import urlparse
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from live_load import cpu_ticks_of, ensure_database  # noqa: E402
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DEFAULT_DATABASE = "postgres://postgres@127.0.0.1:5432/tavla_bench_act"
-
-
-def ensure_database(url: str) -> None:
-    import psycopg
-
-    parsed = urlparse(url)
-    name = parsed.path.lstrip("/")
-    admin = parsed._replace(path="/postgres").geturl()
-    with psycopg.connect(admin, autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
-            conn.execute(f'CREATE DATABASE "{name}"')
-
-
-def backend_cpu(pid: int) -> float:
-    """CPU seconds (user + system) the PostgreSQL backend ``pid`` has used."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def choose(state: object, rng: random.Random) -> tuple[str, str | None]:
@@ -140,10 +125,10 @@ def main() -> None:
             continue
         action, play = choose(state, rng)
         with CaptureQueriesContext(connection) as captured:
-            pg_before, cpu_before = backend_cpu(backend), time.process_time()
+            pg_before, cpu_before = cpu_ticks_of([backend]), time.process_time()
             services.match_act(match_id=match.pk, player=players[seat], action=action,
                                expected_version=match.version, play=play)
-            cpu_after, pg_after = time.process_time(), backend_cpu(backend)
+            cpu_after, pg_after = time.process_time(), cpu_ticks_of([backend])
         client.append(cpu_after - cpu_before)
         server.append(pg_after - pg_before)
         queries.append(len(captured.captured_queries))
