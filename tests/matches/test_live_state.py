@@ -25,8 +25,9 @@ from matches.state import load_state, replay_events
 pytestmark = pytest.mark.django_db
 
 # Transaction control is not a query of the action: SQLite logs BEGIN, and a test's own
-# transaction turns the service's into a savepoint.
-_CONTROL = re.compile(r"^\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE SAVEPOINT)", re.I)
+# transaction turns the service's into a savepoint. Nor is PostgreSQL's PREPARE of the
+# action's statements (matches.statements): once per database session.
+_CONTROL = re.compile(r"^\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE SAVEPOINT|PREPARE)\b", re.I)
 
 
 def data_queries(context: CaptureQueriesContext) -> list[str]:

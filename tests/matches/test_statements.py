@@ -96,9 +96,37 @@ def test_an_action_is_two_or_three_statements(start_match: Callable[..., Match])
                            play="8/5 6/5", expected_version=match.version)
     statements_run = [q["sql"].split()[0].upper() for q in context.captured_queries
                       if "SAVEPOINT" not in q["sql"].upper()]
-    assert statements_run == (["SELECT", "WITH"] if connection.vendor == "postgresql"
-                              else ["SELECT", "INSERT", "UPDATE"])
-    assert len(context.captured_queries) <= 5
+    # On PostgreSQL both are prepared once per database session and then executed.
+    executed = [sql for sql in statements_run if sql != "PREPARE"]
+    assert executed == (["EXECUTE", "EXECUTE"] if connection.vendor == "postgresql"
+                        else ["SELECT", "INSERT", "UPDATE"])
+    assert len(context.captured_queries) - statements_run.count("PREPARE") <= 5
+
+
+@pytest.mark.django_db(transaction=True)
+def test_postgresql_prepares_each_statement_once_a_session(
+        start_match: Callable[..., Match]) -> None:
+    """The locked read and the write are prepared the first time a database session runs
+    them, executed after that, and prepared again in a new session (Django reconnecting)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("only PostgreSQL's statements are prepared")
+    match = start_match(dice=[[3, 1], [5, 2], [6, 4]], cube_enabled=False)
+    connection.close()  # a new session: nothing prepared in it yet
+
+    def run(player: Any, play: str | None, action: str) -> list[str]:
+        fresh = Match.objects.get(pk=match.pk)
+        with CaptureQueriesContext(connection) as context:
+            services.match_act(match_id=match.pk, player=player, action=action, play=play,
+                               expected_version=fresh.version)
+        return [q["sql"].split()[0].upper() for q in context.captured_queries
+                if q["sql"].split()[0].upper() in {"PREPARE", "EXECUTE", "SELECT", "WITH"}]
+
+    assert run(match.player0, "8/5 6/5", "play") == ["PREPARE", "EXECUTE", "PREPARE", "EXECUTE"]
+    # The next play writes as many events (the play and the roll after it): nothing to prepare.
+    assert run(match.player1, "13/8 6/4", "play") == ["EXECUTE", "EXECUTE"]
+    connection.close()
+    assert run(match.player0, "24/18 13/9", "play")[:2] == ["PREPARE", "EXECUTE"]
+    assert services.match_verify(match_id=match.pk).ok
 
 
 @pytest.mark.django_db(transaction=True)
