@@ -43,6 +43,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from tavla.engine import cube, referee, resignation, snapshot
 from tavla.engine.actions import (
@@ -88,6 +89,12 @@ from tavla.engine.phase_text import describe_phase
 from tavla.engine.plays import Play
 from tavla.engine.position import Position
 from tavla.engine.rules import ResignOffer, Rules
+
+# The legal plays of a position and roll, kept for the next time they are asked. A served
+# match is read anew for each action, so the plays generated at the roll were generated again
+# when the play came to be checked (3% of a web process under benchmarks/live_load.py). Plays
+# are immutable, so sharing them is safe; 2,048 rolls are a few seconds of a busy server.
+_plays_of = lru_cache(maxsize=2048)(legal_plays)
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,7 +224,7 @@ class MatchState:
             return ()
         if self._plays is None:
             assert self.player_on_roll is not None and self.dice is not None
-            plays = legal_plays(self.position_for(self.player_on_roll), *self.dice)
+            plays = _plays_of(self.position_for(self.player_on_roll), *self.dice)
             object.__setattr__(self, "_plays", plays)  # filling a cache, not changing state
             return plays
         return self._plays
@@ -321,7 +328,7 @@ class MatchState:
     def _start_move(self, mover: Seat, dice: tuple[int, int], event: GameEvent) -> MatchState:
         """``mover`` has ``dice`` to play (``event`` records how they came): MOVE, or an auto
         pass when nothing can be played."""
-        plays = legal_plays(self.position_for(mover), *dice)
+        plays = _plays_of(self.position_for(mover), *dice)
         if len(plays) == 1 and not plays[0].moves:
             passed = GameEvent(EventKind.AUTO_PASS, player=mover, dice=dice)
             return replace(

@@ -124,8 +124,13 @@ def parse_play(position: Position, die1: int, die2: int, text: str) -> Play:
     """
     if not isinstance(text, str):
         raise InvalidNotationError(f"a play is written as text, not {text!r}")
-    plays = legal_plays(position, die1, die2)
-    roll = f"{die1}-{die2}"
+    return _parse_among(legal_plays(position, die1, die2), position, (die1, die2), text)
+
+
+def _parse_among(plays: Sequence[Play], position: Position, dice: tuple[int, int],
+                 text: str) -> Play:
+    """:func:`parse_play` with the roll's legal ``plays`` already generated."""
+    roll = f"{dice[0]}-{dice[1]}"
     normalized = " ".join(text.lower().split())
     if normalized in _PASS_WORDS:
         if plays[0].is_pass:
@@ -201,8 +206,4 @@ def resolve(
         )
     if not isinstance(play, str):
         raise InvalidNotationError(f"a play is a Play or its notation, not {play!r}")
-    parsed = parse_play(position, dice[0], dice[1], play)
-    for candidate in plays:
-        if candidate.position == parsed.position:
-            return candidate
-    return parsed  # not reached: the parser only returns legal plays
+    return _parse_among(plays, position, dice, play)

@@ -300,3 +300,12 @@ def test_timeouts_adjudications_and_forfeits_replay_too() -> None:
     assert MatchState.replay(rules, [a.to_dict() for a in actions]).to_dict() == state.to_dict()
     reasons = {game.result.reason for game in state.games if game.result}
     assert {EndReason.TIMEOUT, EndReason.ADJUDICATION} <= reasons
+
+
+def test_a_state_read_back_reuses_the_plays_of_its_roll() -> None:
+    """A server reads the match anew for each action: the plays generated at the roll are
+    the ones its play is checked against (the same objects), and the play still resolves."""
+    state = start_game(MatchState.new(Rules(match_length=3))).apply(Roll(6, 5))
+    again = MatchState.from_dict(json.loads(json.dumps(state.to_dict())))
+    assert again.legal_plays() is state.legal_plays()
+    assert again.apply(PlayMove("24/13")).to_dict() == state.apply(PlayMove("24/13")).to_dict()
