@@ -163,3 +163,25 @@ def test_every_opening_play_reads_back() -> None:
         for die2 in range(1, 7):
             for play in legal_plays(OPENING, die1, die2):
                 assert parse_play(OPENING, die1, die2, play.notation()) == play
+
+
+def test_the_short_notation_paths_agree_with_the_general_one() -> None:
+    """format_play names one- and two-move plays by a shortcut: it gives what the general
+    chaining gives, for every legal play of many self-played rolls."""
+    import random
+
+    from tavla.engine.match import MatchState
+    from tavla.engine.plays import _chains
+    from tavla.engine.rules import Rules
+    from tavla.engine.selfplay import SelfPlayOptions, choose_action
+
+    rng, checked = random.Random(11), 0
+    state = MatchState.new(Rules(match_length=5))
+    while checked < 20_000:
+        if state.is_over:
+            state = MatchState.new(Rules(match_length=5))
+        for play in state.legal_plays():
+            assert format_play(play.moves) == _chains(play.moves), play
+            assert format_play(play.moves[::-1]) == _chains(play.moves[::-1]), play
+            checked += 1
+        state = state.apply(choose_action(state, rng, SelfPlayOptions()))
