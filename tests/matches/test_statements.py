@@ -85,6 +85,30 @@ def test_the_action_write_writes_every_column(
     assert all(e.created_at is not None for e in written)
 
 
+def test_a_locked_match_writes_the_columns_it_changed_and_every_json_column(
+        start_match: Callable[..., Match]) -> None:
+    """After the locked read, the update writes what changed (compared with what was read)
+    and every JSON column, even one changed in place; a second write in the transaction
+    compares with the first's values."""
+    match = start_match(dice=[[3, 1], [5, 2]])
+    with transaction.atomic():
+        read = statements.locked_match(match.pk)
+        assert read is not None
+        read.score1 = 2
+        read.rematch_offers.append(1)  # in place: no comparison could see it
+        sql, _ = statements._update_statement(read, connection)
+        assert '"score1"' in sql and '"rematch_offers"' in sql and '"snapshot"' in sql
+        assert '"score0"' not in sql and '"dice_seed"' not in sql and '"status"' not in sql
+        statements.write_action(read, [])
+        read.version += 1
+        again, _ = statements._update_statement(read, connection)
+        assert '"version"' in again and '"score1"' not in again
+        statements.write_action(read, [])
+    fresh = Match.objects.get(pk=match.pk)
+    assert (fresh.score1, fresh.rematch_offers, fresh.version) == (2, [1], match.version + 1)
+    assert _fields(fresh) == _fields(read)
+
+
 def test_an_action_is_two_or_three_statements(start_match: Callable[..., Match]) -> None:
     """The locked read, then the events' insert with the match's update (one statement on
     PostgreSQL, two elsewhere), and the savepoint of the test's own transaction: at most 5
