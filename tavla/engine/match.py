@@ -94,7 +94,7 @@ from tavla.engine.rules import ResignOffer, Rules
 # match is read anew for each action, so the plays generated at the roll were generated again
 # when the play came to be checked (3% of a web process under benchmarks/live_load.py). Plays
 # are immutable, so sharing them is safe; 2,048 rolls are a few seconds of a busy server.
-_plays_of = lru_cache(maxsize=2048)(legal_plays)
+_plays_of = lru_cache(maxsize=256)(legal_plays)
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ the bar. The mover's index ``j`` is the opponent's index ``23 - j``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final
+from typing import Any, Final
 
 from tavla.engine.errors import InvalidDiceError
 from tavla.engine.plays import BAR_POINT, OFF_POINT, Move, Play
@@ -62,6 +62,10 @@ def _play(moves: tuple[Move, ...], position: Position) -> Play:
     _set_moves(play, moves)
     _set_position(play, position)
     return play
+
+
+# What a search's recursive closure is rebound to once the search is done (see _search).
+_SPENT: Any = None
 
 
 def _after_hits(opponent: Side, hit_mask: int) -> Side:
@@ -302,7 +306,10 @@ def _doubles(position: Position, die: int) -> tuple[Play, ...]:
         if not moved and not full:
             partial.append((len(played), tuple(mover), mask, tuple(played)))
 
-    step(0, remaining, mask)
+    try:
+        step(0, remaining, mask)
+    finally:
+        step = _SPENT  # see _search
     if full:
         leaves = [(board, hits, moves) for board, hits, moves in full]
     else:
@@ -423,8 +430,14 @@ def _search(position: Position, dice: tuple[int, ...]) -> tuple[Play, ...]:
         if not moved:
             record(k, pips, hit_mask)
 
-    for order in orders:
-        step(order, 0, BAR, 0, 0)
+    try:
+        for order in orders:
+            step(order, 0, BAR, 0, 0)
+    finally:
+        # A recursive closure holds itself through its cell, and with it every list it
+        # closes over: left alone, each search's boards wait for the cyclic collector (a web
+        # process's largest garbage, and its longest pauses). Rebinding the name frees them.
+        step = _SPENT
 
     if not best[0]:
         return (_play((), position),)

@@ -210,3 +210,38 @@ def test_fast_paths_agree_with_the_general_search(position: Position, die1: int,
     for result, play in fast.items():
         assert len(play.moves) == len(general[result].moves)
         assert _replay(position, play, die1, die2) == result
+
+
+def test_generating_plays_leaves_no_garbage_for_the_cyclic_collector() -> None:
+    """The searches recurse through closures; they free what they built when they return, so
+    a server generating plays for every roll gives its collector nothing to find."""
+    import gc
+    import random
+
+    from tavla.engine.match import MatchState
+    from tavla.engine.moves import legal_plays
+    from tavla.engine.rules import Rules
+    from tavla.engine.selfplay import SelfPlayOptions, choose_action
+
+    rng, rolls = random.Random(5), []
+    state = MatchState.new(Rules(match_length=5))
+    while len(rolls) < 1500:  # doubles, the bar and bear-offs among them
+        if state.is_over:
+            state = MatchState.new(Rules(match_length=5))
+        if state.legal_plays():
+            rolls.append((state.position_for(state.player_on_roll), *state.dice))
+        state = state.apply(choose_action(state, rng, SelfPlayOptions()))
+    gc.collect()
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        for position, die1, die2 in rolls:
+            legal_plays(position, die1, die2)
+        gc.collect()
+        assert gc.garbage == []
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        if enabled:
+            gc.enable()
