@@ -76,6 +76,26 @@ code gave lower figures than above; what compares is each pair run back to back:
     --all, new code:  200 x 3 s 66/s p99 96 ms; 200 x 1 s 176/s; 500 x 3 s 162/s p99
                       401 ms; 500 x 1 s 210/s (>= 300: NOT met); crowded table x0.34-0.94
                       (MET in all four)
+
+Latest (1 Dec 2026, 22:32-23:08 UTC: PostgreSQL keeps the plans of the action's two
+statements, the update writes only changed columns, a roll's plays are generated once, two-move
+notation by a shortcut, and the play searches no longer leave cyclic garbage, which had made
+the collector pause for 100-300 ms). Two --all runs; the host stole 0.3% of the cores in the
+first and 7.5% in the second (this line's "stolen" figure is new):
+
+                      first run                          second run
+    200 x 3 s:   66/s  p99 221 ms (one 374 ms window)    66/s  p99 32 ms
+    200 x 1 s:  185/s  p99 537 ms                       177/s  p99 550 ms
+    500 x 3 s:  165/s  p99 361 ms (NOT met)              165/s  p99 99 ms (MET)
+    500 x 1 s:  309/s  (>= 300 MET), web 3.8 ms,        270/s  (NOT met), web 4.2 ms,
+                PostgreSQL 0.9 ms per action                 PostgreSQL 1.0 ms per action
+    crowded table: MET in every scenario of the first run; x1.35 at 200 x 3 s in the second
+    (44 against 33 ms: fifty sends per action at a light load), MET in the other three.
+
+    300 tables, 0.5 s, no spectators, old code then new: PostgreSQL 1.6 -> 1.15 ms per
+    action. Single 500 x 3 s runs between them gave p99 114, 60, 51, 53 and 70 ms.
+    The first run's 500 x 3 s tail came from the collector: pauses of 70-320 ms in both web
+    processes at once, most of it the play searches' garbage, fixed before the second run.
 """
 
 from __future__ import annotations
@@ -298,12 +318,17 @@ class ProcessCPU:
                 seen[pid] = now
 
 
-def machine_busy() -> tuple[float, float]:
-    """(busy, total) CPU seconds of the whole machine so far, from /proc/stat."""
+def machine_busy() -> tuple[float, float, float]:
+    """(busy, total, stolen) CPU seconds of the whole machine so far, from /proc/stat.
+
+    Stolen time (the hypervisor running other machines on these cores) is not counted as
+    busy: on a shared host it moved this benchmark's figures by a fifth from one run to the
+    next, so it is reported on its own.
+    """
     ticks = os.sysconf("SC_CLK_TCK")
     values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    idle = values[3] + values[4]
-    return (sum(values) - idle) / ticks, sum(values) / ticks
+    idle, steal = values[3] + values[4], values[7]
+    return (sum(values) - idle - steal) / ticks, sum(values) / ticks, steal / ticks
 
 
 @dataclass
@@ -383,7 +408,7 @@ def run_scenario(args: argparse.Namespace, scenario: Scenario, servers: Servers)
     return {"scenario": scenario, "results": results, "elapsed": measure_to - measure_from,
             "server_cpu": after[0] - before[0], "postgres_cpu": database_cpu["postgres"],
             "redis_cpu": database_cpu["redis-server"],
-            "machine": (after[1][0] - before[1][0], after[1][1] - before[1][1]),
+            "machine": tuple(a - b for a, b in zip(after[1], before[1], strict=True)),
             "servers": len(urls), "tables": len(table_ids)}
 
 
@@ -437,7 +462,7 @@ def report(run: dict[str, Any]) -> dict[str, Any]:
           f"{sum(r['syncs'] for r in results)}; errors: {dict(errors) or 'none'}; "
           f"sockets refused and opened again: {sum(r['reconnects'] for r in results)}")
     server_cpu = run["server_cpu"]
-    busy, total = run["machine"]
+    busy, total, stolen = run["machine"]
     bots_cpu = [r["cpu_seconds"] / r["wall_seconds"] for r in results]
 
     def per_action(cpu: float) -> str:
@@ -448,7 +473,7 @@ def report(run: dict[str, Any]) -> dict[str, Any]:
           f"PostgreSQL {per_action(run['postgres_cpu'])}; Redis {per_action(run['redis_cpu'])}; "
           "bots " + ", ".join(f"{c:.0%}" for c in bots_cpu)
           + f" of a core each (whole run); machine {busy / total:.0%} busy of "
-          f"{os.cpu_count()} cores")
+          f"{os.cpu_count()} cores, {stolen / total:.1%} stolen by the host")
     return {"scenario": scenario, "rate": actions / elapsed,
             "p99": percentile(opponents, 0.99) if opponents else float("inf"),
             "crowd_p99": percentile(crowd, 0.99) if crowd else float("inf"),
@@ -465,7 +490,10 @@ def judge(figures: list[dict[str, Any]]) -> None:
             verdict = "MET" if figure["p99"] <= 100 else "NOT met"
             print(f"500 tables at 3 s think, opponent p99 <= 100 ms: {figure['p99']:.0f} ms "
                   f"{verdict}")
-        if scenario.think <= 1.0:
+        # Saturation: the bots offer more than 300 actions/s (tables / think time), so the
+        # server's capacity, not the bots' pace, sets the rate. 200 tables at 1 s offer at
+        # most 200/s: that scenario is judged for latency only.
+        if scenario.tables / scenario.think > 300:
             verdict = "MET" if figure["rate"] >= 300 else "NOT met"
             print(f"{scenario}: >= 300 actions/s at saturation: {figure['rate']:.0f}/s {verdict}")
         if figure["crowd_p99"] == float("inf"):
