@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 import pytest
@@ -74,3 +75,36 @@ def test_a_board_s_epoch_mark_gets_the_run_id_and_keeps_its_time() -> None:
     assert presence.is_complete()
     since, _sep, run_id = client.get(presence.EPOCH_KEY).decode().partition(" ")
     assert float(since) == t0 and run_id == client.info("server")["run_id"]
+
+
+def test_one_heartbeat_refreshes_every_open_board_of_the_process() -> None:
+    other = {"table_id": IDS["table_id"], "player_id": IDS["player_id"] + 1}
+    forget_presence(**other)
+    t0 = time.time()
+    presence.refresh_all([{**IDS, "channel_name": "b1"}, {**other, "channel_name": "b2"}],
+                         now=t0)
+    for ids in (IDS, other):
+        assert presence.is_connected(**ids, now=t0 + presence.ttl() - 1)
+        assert not presence.is_connected(**ids, now=t0 + presence.ttl() + 0.01)
+    presence.refresh_all([], now=t0)  # no board open: nothing to send
+    forget_presence(**other)
+
+
+async def test_the_process_heartbeat_runs_while_a_board_is_open(settings) -> None:
+    """Boards share one refreshing task per event loop: it refreshes them every interval,
+    and stops when the last board closes."""
+    settings.TAVLA_PRESENCE_HEARTBEAT = 0.2
+    boards = [presence.BoardHeartbeat(**IDS, channel_name=f"b{i}") for i in range(2)]
+    for board in boards:
+        await board.open()
+    beats = presence._Heartbeats.of(asyncio.get_running_loop())
+    task = beats.task
+    assert task is not None and len(beats.boards) == 2
+    redis_client().delete(f"tavla:presence:{IDS['table_id']}:{IDS['player_id']}")  # lost
+    await asyncio.sleep(0.5)  # the heartbeat puts both back
+    assert redis_client().zcard(f"tavla:presence:{IDS['table_id']}:{IDS['player_id']}") == 2
+    await boards[0].close()
+    assert beats.task is task and not task.done()
+    await boards[1].close()
+    await asyncio.sleep(0)
+    assert beats.task is None and task.cancelled()
