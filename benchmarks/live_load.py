@@ -96,6 +96,20 @@ first and 7.5% in the second (this line's "stolen" figure is new):
     action. Single 500 x 3 s runs between them gave p99 114, 60, 51, 53 and 70 ms.
     The first run's 500 x 3 s tail came from the collector: pauses of 70-320 ms in both web
     processes at once, most of it the play searches' garbage, fixed before the second run.
+
+Then (1 Dec 2026, 23:40 UTC, nothing stolen): every open board of a process refreshed by one
+heartbeat task in one Redis pipeline, where each board had slept in its own task and sent its
+own EVAL through a thread. A quiet run just before, without it: 500 x 1 s 296/s, web 3.9 ms
+per action, 500 x 3 s p99 87 ms. With it:
+
+    200 x 3 s:   67/s  p50 5.7 ms  p99 15 ms    4.2 ms web CPU per action
+    200 x 1 s:  198/s  p50 6.6 ms  p99 26 ms    3.3 ms    crowded table x1.26 (34 ms
+                                                          against 27: NOT met, by 1%)
+    500 x 3 s:  166/s  p50 6.5 ms  p99 39 ms    3.7 ms    (p99 <= 100 ms: MET)
+    500 x 1 s:  449/s  p50 64 ms   p99 670 ms   2.6 ms    (>= 300: MET); PostgreSQL
+                0.7 ms, Redis 0.1 ms, bots 0.5 ms per action; machine 90% busy
+    crowded table MET in the other three (x0.97, x0.89, x0.70). A 500 x 1 s run alone just
+    before: 416/s, web 2.8 ms per action.
 """
 
 from __future__ import annotations
