@@ -100,7 +100,7 @@ first and 7.5% in the second (this line's "stolen" figure is new):
 Then (1 Dec 2026, 23:40 UTC, nothing stolen): every open board of a process refreshed by one
 heartbeat task in one Redis pipeline, where each board had slept in its own task and sent its
 own EVAL through a thread. A quiet run just before, without it: 500 x 1 s 296/s, web 3.9 ms
-per action, 500 x 3 s p99 87 ms. With it:
+per action, 500 x 3 s p99 87 ms. With it (but see the run after this one):
 
     200 x 3 s:   67/s  p50 5.7 ms  p99 15 ms    4.2 ms web CPU per action
     200 x 1 s:  198/s  p50 6.6 ms  p99 26 ms    3.3 ms    crowded table x1.26 (34 ms
@@ -110,6 +110,12 @@ per action, 500 x 3 s p99 87 ms. With it:
                 0.7 ms, Redis 0.1 ms, bots 0.5 ms per action; machine 90% busy
     crowded table MET in the other three (x0.97, x0.89, x0.70). A 500 x 1 s run alone just
     before: 416/s, web 2.8 ms per action.
+
+    But the same code at 00:04 UTC, nothing stolen either: 500 x 1 s 294/s (web 4.0 ms per
+    action: NOT met), 500 x 3 s p99 82 ms (MET), 200 x 3 s crowded table x1.39 (26 against
+    19 ms: NOT met), x0.45-x1.08 in the other three. So most of the jump above was the
+    machine, which varies by more than its stolen time shows; the heartbeat's own share is
+    not known. Compare runs made back to back only.
 """
 
 from __future__ import annotations
