@@ -9,9 +9,14 @@ measures the same seconds, and none before all sockets are open) and at the end 
 results as JSON on stdout, including its own CPU time, so the report can show that the load
 generator was not the limit.
 
-Both players of a table and every spectator of that table are in the same process, so the
-time an action was sent is known where its result arrives: the latency is measured from the
-actor's send to the opponent's (and each spectator's) receipt of the new version.
+Both players of a table are in the same process; the spectators of the crowded table are
+shared among all the processes, as fifty people watching a final are fifty browsers: one
+process reading all fifty pushes one after the other measured its own queue, not the server.
+So a process reports when it sent each action and when each board received each new
+version (wall-clock time, the same clock for every process of this machine), and
+``live_load.py`` joins the two: the latency is from the actor's send to the opponent's (and
+each spectator's) receipt of the new version. The server's ``server_time`` in each pushed
+state splits it into the part until the server stamped that board's push and the rest.
 """
 
 from __future__ import annotations
@@ -35,7 +40,11 @@ import orjson
 @dataclass
 class Stats:
     window: tuple[float, float]  # wall-clock (time.time) start and end of the measurement
-    samples: list[tuple[float, float, str]] = field(default_factory=list)  # (when, ms, group)
+    # (match, version, received, group, server_time): a board other than the actor's got
+    # that version; both times are time.time() (server_time: when the server stamped it).
+    receipts: list[tuple[int, int, float, str, float]] = field(default_factory=list)
+    # (match, version) -> time.time() when an action on that version was sent
+    sent: dict[str, float] = field(default_factory=dict)
     actions: int = 0
     messages: int = 0
     bytes: int = 0
@@ -43,7 +52,6 @@ class Stats:
     reconnects: int = 0
     errors: Counter[str] = field(default_factory=Counter)
     matches_finished: int = 0
-    sent: dict[tuple[int, int], float] = field(default_factory=dict)  # (match, version) -> t
     last_playing: dict[int, float] = field(default_factory=dict)  # table -> last time in play
 
     def measuring(self) -> bool:
@@ -90,7 +98,7 @@ class Bot:
 
     async def _receive(self, ws: Any) -> None:
         async for raw in ws:
-            now = time.perf_counter()
+            now = time.time()
             stats = self.stats
             if stats.measuring():
                 stats.messages += 1
@@ -114,14 +122,13 @@ class Bot:
             self.stats.syncs += 1
             self._send({"type": "sync"})
         self.shown = (match_id, version)
-        sent = self.stats.sent.get((match_id, version - 1))
         # The actor's own board is not measured: only the other side of the action.
-        if sent is not None and self.stats.measuring() and self.acted != (match_id, version - 1):
-            self.stats.samples.append((time.time(), 1000 * (now - sent), self.group))
-        if state["status"] == "playing":
-            self.stats.last_playing[self.table_id] = time.time()
+        if self.stats.measuring() and self.acted != (match_id, version - 1):
+            self.stats.receipts.append((match_id, version, now, self.group, state["server_time"]))
         if self.seat is None:
             return
+        if state["status"] == "playing":
+            self.stats.last_playing[self.table_id] = time.time()
         seeds = state.get("client_seeds") or {}
         seat = state.get("your_seat")
         if seeds.get("open") and seat is not None and not seeds["sent"][seat]:
@@ -155,8 +162,9 @@ class Bot:
             message["play"] = self.rng.choice(state["legal_plays"])["notation"]
         else:
             return
-        self.stats.sent[(state["match_id"], state["version"])] = time.perf_counter()
-        self.stats.actions += self.stats.measuring()
+        if self.stats.measuring():
+            self.stats.actions += 1
+            self.stats.sent[f"{state['match_id']}:{state['version']}"] = time.time()
         self._send(message)
 
     def _send(self, message: dict[str, Any]) -> None:
@@ -172,14 +180,6 @@ class Bot:
             pass  # the run is over
 
 
-async def _forget_old_sends(stats: Stats, stop: asyncio.Event) -> None:
-    while not stop.is_set():
-        await asyncio.sleep(5)
-        horizon = time.perf_counter() - 30
-        for key in [key for key, sent in stats.sent.items() if sent < horizon]:
-            del stats.sent[key]
-
-
 async def play(spec: dict[str, Any]) -> Stats:
     """Connect every bot of ``spec``, say ready, play through the window the parent sends
     back, and return the stats."""
@@ -189,11 +189,11 @@ async def play(spec: dict[str, Any]) -> Stats:
     bots = []
     for table in spec["tables"]:
         crowd = table.get("crowd", False)
-        for seat in (0, 1):
-            bots.append(Bot(stats, rng, table, table["servers"][seat], table["players"][seat],
+        # The crowded table's players are in one process; its spectators in every process.
+        for seat, session in enumerate(table["players"]):
+            bots.append(Bot(stats, rng, table, table["servers"][seat], session,
                             spec["think"], seat, "crowd_player" if crowd else "player"))
-        for index, session in enumerate(table["spectators"]):
-            server = table["servers"][index % 2]
+        for session, server in table["spectators"]:
             bots.append(Bot(stats, rng, table, server, session, spec["think"], None,
                             "crowd_spectator" if crowd else "spectator"))
     tasks = []
@@ -204,10 +204,9 @@ async def play(spec: dict[str, Any]) -> Stats:
     print("ready", flush=True)
     window = json.loads(await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline))
     stats.window = (window["measure_from"], window["measure_to"])
-    forgetting = asyncio.ensure_future(_forget_old_sends(stats, stop))
     await asyncio.sleep(max(0.0, stats.window[1] - time.time()))
     stop.set()
-    await asyncio.gather(*tasks, forgetting, return_exceptions=True)
+    await asyncio.gather(*tasks, return_exceptions=True)
     return stats
 
 
@@ -220,7 +219,8 @@ def main() -> None:
     cpu = (usage.ru_utime + usage.ru_stime) - (cpu_at_start.ru_utime + cpu_at_start.ru_stime)
     end = stats.window[1]
     json.dump({
-        "samples": stats.samples, "actions": stats.actions, "messages": stats.messages,
+        "receipts": stats.receipts, "sent": stats.sent, "actions": stats.actions,
+        "messages": stats.messages,
         "bytes": stats.bytes, "syncs": stats.syncs, "errors": dict(stats.errors),
         "reconnects": stats.reconnects,
         "matches_finished": stats.matches_finished, "cpu_seconds": cpu,

@@ -382,11 +382,20 @@ def run_scenario(args: argparse.Namespace, scenario: Scenario, servers: Servers)
                        "spectators": [], "crowd": index == 0})
     spread, crowd = watchers[: args.spectators], watchers[args.spectators:]
     for index, session in enumerate(spread):
-        tables[1 + index % (len(tables) - 1) if len(tables) > 1 else 0]["spectators"].append(
-            session)
-    tables[0]["spectators"].extend(crowd)
+        table = tables[1 + index % (len(tables) - 1) if len(tables) > 1 else 0]
+        table["spectators"].append([session, table["servers"][len(table["spectators"]) % 2]])
     workers = max(1, args.bot_processes)
     shares: list[list[dict[str, Any]]] = [tables[i::workers] for i in range(workers)]
+    # The crowd is fifty browsers, not one: its spectators are shared among the bot
+    # processes (one process reading fifty pushes in a row measured its own queue).
+    final = tables[0]
+    for number, share in enumerate(shares):
+        watching = [[session, final["servers"][index % 2]]
+                    for index, session in enumerate(crowd) if index % workers == number]
+        if number == 0:
+            final["spectators"].extend(watching)
+        elif watching:
+            share.append({**final, "players": [], "spectators": watching})
     now = time.time()
     processes = []
     for number, share in enumerate(shares):
@@ -444,14 +453,34 @@ def latency_line(name: str, ms: list[float]) -> str:
             f"max {max(ms):.1f} ms ({len(ms)} samples)")
 
 
+def joined_samples(results: list[dict[str, Any]]) -> list[tuple[float, float, str, float]]:
+    """(received, ms, group, server ms) for every board that received a version an action
+    was sent on, whichever bot process sent it: ms from the send to the receipt, server ms
+    from the send to the server's stamp on that board's push."""
+    sent: dict[str, float] = {}
+    for result in results:
+        sent.update(result["sent"])
+    samples = []
+    for result in results:
+        for match_id, version, received, group, server_time in result["receipts"]:
+            at = sent.get(f"{match_id}:{version - 1}")
+            if at is not None:
+                samples.append((received, 1000 * (received - at), group,
+                                1000 * (server_time - at)))
+    samples.sort()
+    return samples
+
+
 def report(run: dict[str, Any]) -> dict[str, Any]:
     """Print one scenario's figures; return the ones the targets are judged on."""
     results, elapsed = run["results"], run["elapsed"]
     scenario: Scenario = run["scenario"]
-    samples = [sample for result in results for sample in result["samples"]]
+    samples = joined_samples(results)
     by_group: dict[str, list[float]] = {}
-    for _, ms, group in samples:
+    server_part: dict[str, list[float]] = {}
+    for _, ms, group, server_ms in samples:
         by_group.setdefault(group, []).append(ms)
+        server_part.setdefault(group, []).append(server_ms)
     actions = sum(r["actions"] for r in results)
     messages = sum(r["messages"] for r in results)
     size = sum(r["bytes"] for r in results)
@@ -470,8 +499,17 @@ def report(run: dict[str, Any]) -> dict[str, Any]:
     print(latency_line("opponent (crowded table)", by_group.get("crowd_player", [])))
     crowd = by_group.get("crowd_spectator", [])
     print(latency_line("spectators (crowded table)", crowd))
+    # Where the time goes: until the server stamped the push (its server_time: the action,
+    # the fan-out and the boards served before this one), and after (the socket, the bot's
+    # own queue of messages to read).
+    print("  of which until the server stamped the push: " + "; ".join(
+        f"{name} p50 {percentile(part, 0.5):.1f} ms, p99 {percentile(part, 0.99):.1f} ms"
+        for name, part in (("spread", server_part.get("player", [])
+                            + server_part.get("spectator", [])),
+                           ("crowded", server_part.get("crowd_spectator", [])))
+        if part))
     windows: dict[int, list[float]] = {}
-    for when, ms, group in samples:
+    for when, ms, group, _ in samples:
         if group == "player":
             windows.setdefault(int((when - samples[0][0]) // 10) if samples else 0, []).append(ms)
     if windows:

@@ -28,6 +28,12 @@ def table_group(table_id: int) -> str:
     return f"table.{table_id}"
 
 
+def states_group(table_id: int) -> str:
+    """The channel-layer group that carries one table's pushed states: each web process
+    joins it once and hands the states to its boards (:mod:`matches.fanout`)."""
+    return f"table.{table_id}.states"
+
+
 LOBBY_GROUP = "lobby"
 
 
@@ -66,6 +72,12 @@ def _sent(task: asyncio.Task[None]) -> None:
     if not task.cancelled() and task.exception() is not None:
         # As on_commit(robust=True) does: a Redis hiccup is logged, the move stays made.
         logger.error("A push to the boards failed", exc_info=task.exception())
+
+
+def push_state_on_commit(table_id: int, event: dict[str, Any]) -> None:
+    """Push a table's new state (:func:`matches.selectors.pushed_state`) to its boards once
+    the current transaction commits."""
+    broadcast_on_commit(states_group(table_id), event)
 
 
 def broadcast_on_commit(group: str, event: dict[str, Any]) -> None:

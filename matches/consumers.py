@@ -27,6 +27,7 @@ from matches.chat_socket import ChatSocketMixin
 from matches.clocks import match_check_clock
 from matches.dice_seeds import match_client_seed
 from matches.errors import ServiceError
+from matches.fanout import Fanout
 from matches.models import Match, MatchStatus, Player, Table
 from matches.rematch import match_rematch
 from matches.socket_db import db
@@ -142,6 +143,9 @@ class TableConsumer(ChatSocketMixin, _LiveConsumer):
     board_presence: presence.BoardHeartbeat | None = None  # a seated player's open board
     shown: tuple[int | None, int | None] = (None, None)  # (match id, version) last sent
     playing: int | None = None  # the match in progress this board last showed
+    fanout: Fanout | None = None  # serves this board its table's states
+    # Pushed states that came before the greeting was sent, sent right after it.
+    held: list[dict[str, Any]] | None = None
 
     @property
     def viewer_id(self) -> int | None:
@@ -162,11 +166,18 @@ class TableConsumer(ChatSocketMixin, _LiveConsumer):
             await self.close(code=CLOSE_FORBIDDEN)
             return
         await self.channel_layer.group_add(self.group, self.channel_name)
+        # States pushed from now on are held until the greeting (state, chat history) is out.
+        self.held = []
+        self.fanout = Fanout.of(asyncio.get_running_loop())
+        await self.fanout.join(self)
         await self.accept()
         if seated:
             await self._mark_present()
         await self.send_state()
         await self.chat_open()
+        held, self.held = self.held, None
+        for message in held:
+            await self.match_state(message)
 
     def _open(self) -> tuple[Player | None, bool]:
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
@@ -175,6 +186,9 @@ class TableConsumer(ChatSocketMixin, _LiveConsumer):
         return access.board_access(self.table_id, self.scope.get("user"), self.invite)
 
     async def disconnect(self, code: int) -> None:
+        if self.fanout is not None:
+            await self.fanout.leave(self)
+            self.fanout = None
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.board_presence is not None:
@@ -197,7 +211,10 @@ class TableConsumer(ChatSocketMixin, _LiveConsumer):
         except Table.DoesNotExist:
             await self.close(code=CLOSE_NO_TABLE)
             return
-        self._shown(selectors.push_head(public))
+        head = selectors.push_head(public)
+        if self._is_old(head):
+            return  # a newer version was pushed while this one was read: the board has it
+        self._shown(head)
         await self.send_json(selectors.for_viewer(public, self.viewer_id, plays))
 
     def _shown(self, head: dict[str, Any]) -> None:
@@ -212,7 +229,14 @@ class TableConsumer(ChatSocketMixin, _LiveConsumer):
         return (match_id is not None and match_id == shown_match and shown_version is not None
                 and version is not None and version < shown_version)
 
-    # -- group messages (pushed by the services after commit) ---------------------------------
+    # -- pushed states (from the services after commit, through :mod:`matches.fanout`) ------
+
+    async def push(self, message: dict[str, Any]) -> None:
+        """A state of this table, handed over by the process's fan-out."""
+        if self.held is not None:
+            self.held.append(message)
+        else:
+            await self.match_state(message)
 
     async def match_state(self, event: dict[str, Any]) -> None:
         """A match of this table changed: its new public state, encoded once for all

@@ -62,5 +62,5 @@ def _save_offers(match: Match) -> None:
     """Store the offers and push them to every board of the table (a new version)."""
     match.version += 1
     match.save(update_fields=["rematch_offers", "version"])
-    broadcast.broadcast_on_commit(broadcast.table_group(match.table_id),
-                                  selectors.live_update(match, load_state(match)))
+    broadcast.push_state_on_commit(match.table_id,
+                                   selectors.live_update(match, load_state(match)))

@@ -213,7 +213,9 @@ def _viewer_part(head: dict[str, Any], viewer_id: int | None) -> tuple[dict[str,
 def push_head(public: dict[str, Any]) -> dict[str, Any]:
     """The few fields of ``public`` a board needs to add its viewer's part and to order
     pushes (match and version)."""
+    table = public.get("table") or {}
     return {
+        "table_id": public.get("table_id", table.get("id")),
         "match_id": public.get("match_id"),
         "version": public.get("version"),
         "status": public.get("status"),

@@ -92,8 +92,7 @@ def match_void(*, match_id: int, referee: Any, reason: str) -> Match:
         _finish_match(match, state, events, timezone.now(), voided=True)
         _save(match, events)
         match_finished.send(sender=Match, match=match)
-        broadcast.broadcast_on_commit(broadcast.table_group(match.table_id),
-                                      selectors.live_update(match, state))
+        broadcast.push_state_on_commit(match.table_id, selectors.live_update(match, state))
         return match
 
 

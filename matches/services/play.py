@@ -231,8 +231,7 @@ def _advance(match: Match, state: MatchState, events: list[Event], now: datetime
     _save(match, events)
     if finished:
         match_finished.send(sender=Match, match=match)
-    broadcast.broadcast_on_commit(broadcast.table_group(match.table_id),
-                                  selectors.live_update(match, state))
+    broadcast.push_state_on_commit(match.table_id, selectors.live_update(match, state))
     if match.has_bot and not state.is_over:
         from matches.bots import schedule_bot_turn
 

@@ -173,7 +173,7 @@ def _broadcast_table_state(table_id: int) -> None:
 
     def send() -> None:
         public, plays = selectors.table_public_state(table_id)
-        broadcast.broadcast_now(broadcast.table_group(table_id),
+        broadcast.broadcast_now(broadcast.states_group(table_id),
                                 selectors.pushed_state("table.state", public, plays))
 
     transaction.on_commit(send, robust=True)
