@@ -371,8 +371,10 @@ def run_scenario(args: argparse.Namespace, scenario: Scenario, servers: Servers)
     started = time.perf_counter()
     table_ids, players, watchers = seat_bots(scenario.tables, args.spectators + args.crowd,
                                              args.match_length)
+    calibration = calibration_ms()
     print(f"\n== {scenario}: {args.spectators} spectators spread + {args.crowd} on one table; "
-          f"seated in {time.perf_counter() - started:.1f} s", flush=True)
+          f"seated in {time.perf_counter() - started:.1f} s; calibration {calibration:.0f} ms",
+          flush=True)
     urls = servers.urls
     tables = []
     for index, table_id in enumerate(table_ids):
@@ -438,7 +440,7 @@ def run_scenario(args: argparse.Namespace, scenario: Scenario, servers: Servers)
             "server_cpu": after[0] - before[0], "postgres_cpu": database_cpu["postgres"],
             "redis_cpu": database_cpu["redis-server"],
             "machine": tuple(a - b for a, b in zip(after[1], before[1], strict=True)),
-            "servers": len(urls), "tables": len(table_ids)}
+            "servers": len(urls), "tables": len(table_ids), "calibration": calibration}
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -532,6 +534,11 @@ def report(run: dict[str, Any]) -> dict[str, Any]:
           "bots " + ", ".join(f"{c:.0%}" for c in bots_cpu)
           + f" of a core each (whole run); machine {busy / total:.0%} busy of "
           f"{os.cpu_count()} cores, {stolen / total:.1%} stolen by the host")
+    if actions:
+        # In the calibration's units (one of its 20 games' CPU), comparable across runs.
+        game_ms = run["calibration"] / 20
+        print(f"web CPU per action = {1000 * server_cpu / actions / game_ms:.3f} calibration "
+              f"games (one game: {game_ms:.1f} ms now)")
     return {"scenario": scenario, "rate": actions / elapsed,
             "p99": percentile(opponents, 0.99) if opponents else float("inf"),
             "crowd_p99": percentile(crowd, 0.99) if crowd else float("inf"),
@@ -604,6 +611,30 @@ def main() -> None:
 def _load_note() -> str:
     one, five, _ = os.getloadavg()
     return f"load average before the run {one:.2f} (1 min), {five:.2f} (5 min)"
+
+
+def calibration_ms() -> float:
+    """The machine's speed now: a fixed pure-Python workload (the rules engine playing 20
+    seeded random games), the best of three, in ms. The same code gave figures a half apart
+    on two evenings; dividing by this tells a change of code from a change of machine."""
+    import random
+
+    from tavla.engine import Position, legal_plays
+
+    def games() -> None:
+        rng = random.Random(20261203)
+        for _ in range(20):
+            position = Position.initial()
+            while not position.is_game_over():
+                plays = legal_plays(position, rng.randint(1, 6), rng.randint(1, 6))
+                position = rng.choice(plays).position.swap()
+
+    best = float("inf")
+    for _ in range(3):
+        started = time.process_time()
+        games()
+        best = min(best, time.process_time() - started)
+    return 1000 * best
 
 if __name__ == "__main__":
     main()

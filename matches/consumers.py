@@ -2,12 +2,15 @@
 
 The protocol is written down in ``docs/protocol.md``. A board connects to
 ``/ws/tables/<id>/`` and gets the full state, read from the database; after every change
-the service that made it pushes the new public state, versioned, once to the table's group,
-and each board adds only its viewer's part (:func:`matches.selectors.for_viewer`): no board
-reads the database to learn what just happened. A client that sees a version gap sends
-``sync``. Commands are one ``database_sync_to_async`` call into :mod:`matches.services`
-each; a refused command comes back as ``{"type": "error", "error": code, "detail": text}``
-and changes nothing. Who the user is comes from the middleware (:mod:`matches.auth`).
+the service that made it pushes the new public state, versioned, once to the table's states
+group, which each web process hands to its boards of the table (:mod:`matches.fanout`), and
+each board adds only its viewer's part (:func:`matches.selectors.for_viewer`): no board
+reads the database to learn what just happened. Everything else for a table's boards (chat,
+an unknown change) comes through the table's group, board by board. A client that sees a
+version gap sends ``sync``. Commands are one ``database_sync_to_async`` call into
+:mod:`matches.services` each; a refused command comes back as
+``{"type": "error", "error": code, "detail": text}`` and changes nothing. Who the user is
+comes from the middleware (:mod:`matches.auth`).
 """
 
 from __future__ import annotations
