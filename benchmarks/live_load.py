@@ -147,6 +147,8 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--processes", type=int, default=2, help="daphne processes to start")
     parser.add_argument("--bot-processes", type=int, default=2,
                         help="processes the bots run in (each reports its own CPU)")
+    parser.add_argument("--crowd-processes", type=int, default=2,
+                        help="more processes for the crowded table's spectators")
     parser.add_argument("--all", action="store_true",
                         help="every scenario of the issue: 200 and 500 tables, think 3 s and 1 s")
     parser.add_argument("--tables", type=int, default=200)
@@ -388,16 +390,14 @@ def run_scenario(args: argparse.Namespace, scenario: Scenario, servers: Servers)
         table["spectators"].append([session, table["servers"][len(table["spectators"]) % 2]])
     workers = max(1, args.bot_processes)
     shares: list[list[dict[str, Any]]] = [tables[i::workers] for i in range(workers)]
-    # The crowd is fifty browsers, not one: its spectators are shared among the bot
-    # processes (one process reading fifty pushes in a row measured its own queue).
-    final = tables[0]
-    for number, share in enumerate(shares):
-        watching = [[session, final["servers"][index % 2]]
-                    for index, session in enumerate(crowd) if index % workers == number]
-        if number == 0:
-            final["spectators"].extend(watching)
-        elif watching:
-            share.append({**final, "players": [], "spectators": watching})
+    # The crowd is fifty browsers, not one: its spectators are in processes of their own
+    # (one process reading fifty pushes in a row measured its own queue, and made the
+    # players of every table in it wait behind the crowd's messages).
+    final, crowd_workers = tables[0], max(1, args.crowd_processes)
+    for number in range(crowd_workers if crowd else 0):
+        shares.append([{**final, "players": [], "spectators": [
+            [session, final["servers"][index % 2]]
+            for index, session in enumerate(crowd) if index % crowd_workers == number]}])
     now = time.time()
     processes = []
     for number, share in enumerate(shares):
@@ -539,11 +539,13 @@ def report(run: dict[str, Any]) -> dict[str, Any]:
         game_ms = run["calibration"] / 20
         print(f"web CPU per action = {1000 * server_cpu / actions / game_ms:.3f} calibration "
               f"games (one game: {game_ms:.1f} ms now)")
+    spread_boards = opponents + by_group.get("spectator", [])
     return {"scenario": scenario, "rate": actions / elapsed,
             "p99": percentile(opponents, 0.99) if opponents else float("inf"),
             "crowd_p99": percentile(crowd, 0.99) if crowd else float("inf"),
-            "spread_p99": percentile(opponents + by_group.get("spectator", []), 0.99)
-            if opponents else float("inf")}
+            "crowd_p50": percentile(crowd, 0.5) if crowd else float("inf"),
+            "spread_p99": percentile(spread_boards, 0.99) if spread_boards else float("inf"),
+            "spread_p50": percentile(spread_boards, 0.5) if spread_boards else float("inf")}
 
 
 def judge(figures: list[dict[str, Any]]) -> None:
@@ -563,11 +565,15 @@ def judge(figures: list[dict[str, Any]]) -> None:
             print(f"{scenario}: >= 300 actions/s at saturation: {figure['rate']:.0f}/s {verdict}")
         if figure["crowd_p99"] == float("inf"):
             continue  # no crowd ran (--crowd 0): nothing to compare
-        # "No slower": the crowded table's tail within 25% of the spread tables' boards.
+        # "No slower": the crowded table's tail within 25% of the spread tables' boards'.
+        # Its p99 is that of its worst action or two (all fifty boards of one action share
+        # its delay, and the table sees one action in a few hundred), so it swings from run
+        # to run; the medians show the steady cost of fifty boards.
         ratio = figure["crowd_p99"] / figure["spread_p99"] if figure["spread_p99"] else 0
         verdict = "MET" if ratio <= 1.25 else "NOT met"
         print(f"{scenario}: crowded table p99 {figure['crowd_p99']:.0f} ms vs others "
-              f"{figure['spread_p99']:.0f} ms (x{ratio:.2f}) {verdict}")
+              f"{figure['spread_p99']:.0f} ms (x{ratio:.2f}) {verdict}; medians "
+              f"{figure['crowd_p50']:.1f} vs {figure['spread_p50']:.1f} ms")
 
 
 def main() -> None:
