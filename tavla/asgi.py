@@ -14,7 +14,6 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tavla.settings")
 # Set up Django before importing anything that touches models (consumers, auth middleware).
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
@@ -22,7 +21,7 @@ from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: 
 from django.urls import URLPattern, URLResolver  # noqa: E402
 
 from matches import routing as matches_routing  # noqa: E402
-from matches.auth import TokenAuthMiddleware  # noqa: E402
+from matches.auth import socket_auth_stack  # noqa: E402
 from tavla import daphne_protocol  # noqa: E402
 
 websocket_urlpatterns: list[URLPattern | URLResolver] = [
@@ -44,7 +43,7 @@ application = ProtocolTypeRouter(
     {
         "http": http_app,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(TokenAuthMiddleware(URLRouter(websocket_urlpatterns)))
+            socket_auth_stack(URLRouter(websocket_urlpatterns))
         ),
     }
 )

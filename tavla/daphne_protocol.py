@@ -25,8 +25,9 @@ reverse proxy every connection comes from the proxy, so this never applies there
 consumers' own check (``matches.socket_limits``) refuses the address's sockets instead.
 
 **Writing at once.** Twisted buffers every write and sends it on the event loop's next turn:
-two changes of the socket's epoll registration and a callback per frame. That was a third
-of the cost of pushing a state to a board (py-spy, a table with 400 spectators). A frame
+two changes of the socket's epoll registration and a callback per frame. That was a quarter
+of the cost of pushing a state to a board (33 -> 24 µs of CPU per board on a table with 400
+spectators, ``benchmarks/live_load.py``). A frame
 written while nothing is waiting in the socket's buffer goes to the kernel at once; what the
 kernel does not take, and every frame while something waits, goes through Twisted as before,
 so the order of the bytes never changes.
