@@ -12,7 +12,7 @@ receive task per board and Channels' dispatch for it (three trips through the ev
 and a new task per board and message), in an order nobody chose: 88 µs of CPU per board on a
 table with 400 spectators, 33 µs once handed over in one pass (``benchmarks/live_load.py``).
 On a final watched by fifty spectators a player's board could be served last. Everything
-else a table's boards are told (chat, rematch offers, an unknown change) still goes to the
+else a table's boards are told (chat, an unknown change) still goes to the
 table's group, board by board.
 
 The boards of one event loop share one channel and one receive task, started with the first
