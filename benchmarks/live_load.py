@@ -120,7 +120,7 @@ per action, 500 x 3 s p99 87 ms. With it (but see the run after this one):
     machine, which varies by more than its stolen time shows; the heartbeat's own share is
     not known. Compare runs made back to back only.
 
-Now (3 Dec 2026, 08:08-08:17 UTC, nothing else running, calibration 49-51 ms in every
+Now (3 Dec 2026, 07:47-07:56 UTC, nothing else running, calibration 49-51 ms in every
 scenario: the same machine speed): a process joins each table's states group once and
 writes to its boards in one loop, the players' first (matches/fanout.py); a frame goes to
 the kernel at once when nothing waits in Twisted's buffer; sockets no longer wrap every send
