@@ -154,6 +154,16 @@ class TableConsumer(ChatSocketMixin, _LiveConsumer):
     def viewer_id(self) -> int | None:
         return None if self.player is None else self.player.pk
 
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            # A consumer that failed ends without ``disconnect``: its process's fan-out
+            # must not keep it (nor write to its closed socket) for the process's life.
+            if self.fanout is not None:
+                self.fanout.forget(self)
+                self.fanout = None
+
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.group = table_group(self.table_id)

@@ -104,6 +104,22 @@ class Fanout:
             self.task.cancel()
             self.task, self.channel = None, None
 
+    def forget(self, board: Board) -> None:
+        """Drop ``board`` at once, from code that cannot wait (a consumer that ended without
+        its ``disconnect``): its table's group is left, if it was the last board, by a task."""
+        boards = self.tables.get(board.table_id)
+        if boards is not None and board in boards:
+            del boards[board]
+            if not boards:
+                asyncio.get_running_loop().create_task(self._leave_empty(board.table_id))
+
+    async def _leave_empty(self, table_id: int) -> None:
+        async with self.changing:
+            if not self.tables.get(table_id, True):
+                del self.tables[table_id]
+                if self.channel is not None:
+                    await self.layer.group_discard(states_group(table_id), self.channel)
+
     async def _receive(self, channel: str) -> None:
         while True:
             message = await self.layer.receive(channel)

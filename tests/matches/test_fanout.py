@@ -142,3 +142,19 @@ async def test_boards_opening_at_once_share_one_channel_that_is_read() -> None:
         assert sorted(version for _, version in log) == [each.table_id for each in boards]
     finally:
         await asyncio.gather(*(fanout.leave(each) for each in boards))
+
+
+async def test_a_board_that_ended_without_disconnect_is_forgotten() -> None:
+    fanout, log = Fanout(), []
+    table = 990_020
+    gone, staying = FakeBoard(table, None, log), FakeBoard(table + 1, None, log)
+    await fanout.join(gone)
+    await fanout.join(staying)
+    try:
+        fanout.forget(gone)
+        await asyncio.sleep(0.2)  # the empty table's group is left by a task
+        assert table not in fanout.tables and fanout.tables == {table + 1: {staying: None}}
+        await fanout.deliver(state_message(table, 1, [1, 2]))
+        assert log == []
+    finally:
+        await fanout.leave(staying)
