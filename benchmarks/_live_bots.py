@@ -91,7 +91,8 @@ class Bot:
             link = None
             try:
                 _, link = await loop.create_connection(
-                    lambda: Link(self, ws_url, self.server, cookie), url.hostname, url.port)
+                    lambda: Link(self, ws_url, self.server, cookie), url.hostname or "127.0.0.1",
+                    url.port or 80)
                 await asyncio.wait_for(link.opened, 120)
             except (OSError, InvalidHandshake, TimeoutError):
                 self.stats.reconnects += 1
@@ -211,7 +212,7 @@ class Link(asyncio.Protocol):
                 elif not self.opened.done():
                     self.opened.set_result(None)
             elif isinstance(event, Frame) and event.opcode in (Opcode.TEXT, Opcode.CONT):
-                self.fragments.append(event.data)
+                self.fragments.append(bytes(event.data))
                 if event.fin:
                     raw, self.fragments = b"".join(self.fragments), []
                     self.bot.on_message(raw)

@@ -107,6 +107,7 @@ def main() -> None:
         for seat, player in enumerate(players):
             services.table_sit(table_id=table.pk, player=player, seat=seat)
         match = Match.objects.filter(table=table).order_by("-pk").first()
+        assert match is not None  # both seats taken: the match started
         # The same games in every run, so that runs compare: the server's dice seed from
         # --seed (the commitment no longer fits it; nothing here audits the dice).
         Match.objects.filter(pk=match.pk).update(dice_seed=rng.randbytes(32).hex())

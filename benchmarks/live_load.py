@@ -298,13 +298,14 @@ def seat_bots(tables: int, spectators: int, match_length: int) -> tuple[list[int
     for user in users:
         user.set_unusable_password()
     users = User.objects.bulk_create(users)
-    sessions = []
+    sessions: list[str] = []
     for user in users:
         store = SessionStore()
         store[SESSION_KEY] = str(user.pk)
         store[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
         store[HASH_SESSION_KEY] = user.get_session_auth_hash()
         store.create()
+        assert store.session_key is not None  # create() saved it
         sessions.append(store.session_key)
     table_ids = []
     for index in range(tables):
@@ -406,7 +407,7 @@ def run_scenario(args: argparse.Namespace, scenario: Scenario, servers: Servers)
           f"seated in {time.perf_counter() - started:.1f} s; calibration {calibration:.0f} ms",
           flush=True)
     urls = servers.urls
-    tables = []
+    tables: list[dict[str, Any]] = []
     for index, table_id in enumerate(table_ids):
         # The two players of a table on different web processes: every action crosses Redis.
         tables.append({"id": table_id, "players": players[2 * index: 2 * index + 2],

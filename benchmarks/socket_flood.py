@@ -42,6 +42,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from websockets.typing import Origin
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -94,7 +96,7 @@ async def _flood_one(url: str, origin: str, address: str, stop: Any,
     frame = json.dumps({"type": "sync"})
     while not stop.is_set():
         try:
-            async with websockets.connect(url, origin=origin, open_timeout=10,
+            async with websockets.connect(url, origin=Origin(origin), open_timeout=10,
                                           ping_interval=None, compression=None,
                                           local_addr=(address, 0)) as ws:
                 counts["connections"] += 1
@@ -137,8 +139,8 @@ async def play_moves(server: str, table_id: int, sessions: list[str], moves: int
     import websockets
 
     url = server.replace("http://", "ws://") + f"/ws/tables/{table_id}/"
-    sockets = [await websockets.connect(url, origin=server, ping_interval=None, open_timeout=60,
-                                        compression=None, max_size=None,
+    sockets = [await websockets.connect(url, origin=Origin(server), ping_interval=None,
+                                        open_timeout=60, compression=None, max_size=None,
                                         additional_headers={"Cookie": f"sessionid={key}"})
                for key in sessions]
     states: list[dict[str, Any]] = [{"version": -1}, {"version": -2}]

@@ -58,7 +58,7 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     from matches import selectors, services
     from matches.models import Match
-    from matches.state import load_state
+    from matches.state import full_state, load_state
 
     players = [services.player_for_user(User.objects.create_user(f"size-{i}"))
                for i in range(2)]
@@ -67,7 +67,11 @@ def main() -> None:
         services.table_sit(table_id=table.pk, player=player)
     match = Match.objects.get(table=table)
     rng = random.Random(args.seed)
-    sizes: dict[int, list[tuple[int, int]]] = {}
+    from matches.dice_seeds import match_client_seed
+
+    for player in players:  # the first roll waits for both players' seeds (docs/dice.md)
+        match_client_seed(match_id=match.pk, player=player, seed=rng.randbytes(32).hex())
+    sizes: dict[int, list[tuple[int, int, int]]] = {}
     while True:
         match = Match.objects.select_related("player0", "player1", "table").get(pk=match.pk)
         engine = load_state(match)
@@ -87,7 +91,9 @@ def main() -> None:
                                     expected_version=match.version, play=play)
         watched = selectors.match_state(result.match, None)  # a spectator's: no legal plays
         acting = selectors.match_state(result.match, players[1 - seat])
-        everything = dict(watched, games=[g.to_dict() for g in result.state.games])
+        # The engine state keeps only the current game's events (the earlier games' are in
+        # their Game rows): what the state weighed before protocol 1 needs them all.
+        everything = dict(watched, games=[g.to_dict() for g in full_state(result.match).games])
         if watched["game_number"] <= args.games:
             sizes.setdefault(watched["game_number"], []).append(
                 (len(json.dumps(watched)), len(json.dumps(everything)),
@@ -96,12 +102,13 @@ def main() -> None:
     history = len(json.dumps(selectors.match_history(match)))
     print(f"a money session of {args.games} games, {sum(map(len, sizes.values()))} states:")
     for game in sorted(sizes):
-        now, before, player = ([row[i] for row in sizes[game]] for i in range(3))
+        now, before, acting_sizes = ([row[i] for row in sizes[game]] for i in range(3))
         early = now[:EARLY]
         print(f"game {game:2}: median {statistics.median(now):6,.0f} bytes, max {max(now):6,}"
               f" (first {EARLY} states: {statistics.median(early):5,.0f} / {max(early):5,}); "
               f"with every game's moves {statistics.median(before):6,.0f} / {max(before):6,};"
-              f" the player to act's {statistics.median(player):6,.0f} / {max(player):6,}")
+              f" the player to act's {statistics.median(acting_sizes):6,.0f} / "
+              f"{max(acting_sizes):6,}")
     print(f"the history of the session: {history:,} bytes")
     last = max(sizes)
     for name, index in (("now", 0), ("with every game's moves", 1)):
