@@ -1,7 +1,9 @@
 """Ten flooding sockets must not slow another table: move → opponent latency with and without.
 
 Starts one daphne process on PostgreSQL and Redis (as ``live_load.py`` does), seats two
-players at table A and lets them play as fast as the server answers: each move's latency is
+players at table A and lets them play, each a little under its socket's message rate (a move,
+then ``PAUSE``; they used to play as fast as the server answered, until the per-client rate
+limit dropped their moves and the run stopped): each move's latency is
 the time from the mover sending it to the opponent's socket receiving the new state. It
 measures ``--moves`` moves alone, then the same number while ``--flooders`` anonymous
 sockets (in a process of their own) flood table B with messages as fast as they can, each
@@ -20,6 +22,13 @@ moves a phase, the flooders' process on the same machine using 70% of a core:
     with 10 flooders   p50 41.5 ms  p99 147.3 ms  max 153.8 ms  (server 73% of a core)
     p99 ratio 1.24 (target <= 2.0); the flooders sent 10,601 messages over 10 connections,
     then 12,739 reconnections were closed unread (the address's penalty).
+
+Again (3 Dec 2026, 08:30 UTC, quiet), paced players, one state to each board in one pass:
+
+    without flooders   p50 5.6 ms  p99  9.0 ms  max   9.3 ms  (server 4% of a core)
+    with 10 flooders   p50 6.6 ms  p99 14.3 ms  max 119.6 ms  (server 16% of a core)
+    p99 ratio 1.59 (target <= 2.0); the flooders sent 6,350 messages over 10 connections,
+    then 87,989 reconnections were closed unread.
 
 Before the fuse in daphne's frame reader (tavla.daphne_protocol) the same ten sockets wrote
 2.46 million frames in 25 s and were never closed (daphne queued every frame; the
@@ -192,12 +201,18 @@ async def play_moves(server: str, table_id: int, sessions: list[str], moves: int
                                                   "play": play, "expected_version": version}))
             await newer(opponent, version)
             latencies.append(1000 * (time.perf_counter() - sent))
+            # A player's socket may send 15 messages a second (TAVLA_SOCKET_RATE): the two
+            # honest players keep under it, as any client must, or their moves are dropped.
+            await asyncio.sleep(PAUSE)
     finally:
         for reader in readers:
             reader.cancel()
         for ws in sockets:
             await ws.close()
     return latencies
+
+
+PAUSE = 0.08  # seconds after each move: each player then sends about 6 moves a second
 
 
 def _cpu_of(pid: int | None) -> float:
