@@ -23,7 +23,7 @@ moves a phase, the flooders' process on the same machine using 70% of a core:
     p99 ratio 1.24 (target <= 2.0); the flooders sent 10,601 messages over 10 connections,
     then 12,739 reconnections were closed unread (the address's penalty).
 
-Again (3 Dec 2026, 08:30 UTC, quiet), paced players, one state to each board in one pass:
+Again (3 Dec 2026, 08:12 UTC, quiet), paced players, one state to each board in one pass:
 
     without flooders   p50 5.6 ms  p99  9.0 ms  max   9.3 ms  (server 4% of a core)
     with 10 flooders   p50 6.6 ms  p99 14.3 ms  max 119.6 ms  (server 16% of a core)
