@@ -248,3 +248,58 @@ def test_a_player_looking_away_is_notified_and_hears_their_turn(
     # come just after the notification.
     wait_until(sven, "document.title.startsWith('(Your turn)')", timeout=5)
     context.close()
+
+
+def touch_drag(page: Any, source: int, destination: int, cdp: Any,
+               check_mid_drag: Any = None) -> None:
+    """A finger on ``source``, moved in steps to ``destination`` and lifted: real touch
+    events (Chromium's DevTools input), which the page sees as pointer events of type
+    ``touch``."""
+    start = page.locator(point(source)).bounding_box()
+    end = page.locator(point(destination)).bounding_box()
+    x0, y0 = start["x"] + start["width"] / 2, start["y"] + start["height"] / 2
+    x1, y1 = end["x"] + end["width"] / 2, end["y"] + end["height"] / 2
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart",
+                                          "touchPoints": [{"x": x0, "y": y0}]})
+    for step in range(1, 9):
+        x, y = x0 + (x1 - x0) * step / 8, y0 + (y1 - y0) * step / 8
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove",
+                                              "touchPoints": [{"x": x, "y": y}]})
+        if step == 4 and check_mid_drag is not None:
+            check_mid_drag()
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+
+def test_a_play_dragged_by_touch_on_a_phone(live_server_process: WebServer, browser: Any,
+                                            artifacts: Path) -> None:
+    server = live_server_process
+    match = seat_two(("tess", "theo"), [[3, 1]], match_length=1)
+    page = open_table(browser, server, "tess", match.table_id, viewport={"width": 390,
+                      "height": 844}, is_mobile=True, has_touch=True, device_scale_factor=2)
+    wait_until(page, "document.querySelector('#board').classList.contains('moving')")
+    # While the player moves, a finger drags checkers instead of scrolling the page.
+    assert page.evaluate("getComputedStyle(document.querySelector('#board')).touchAction") \
+        == "none"
+    version = int(page.get_attribute("#table-page", "data-version") or 0)
+    cdp = page.context.new_cdp_session(page)
+    page.evaluate("""window.__touches = [];
+        document.addEventListener('pointermove', (e) => window.__touches.push(e.pointerType));""")
+
+    def mid_drag() -> None:  # the checker follows the finger, its places are shown
+        assert page.locator("#board .checker.ghost").count() == 1
+        assert page.locator("#board .target").count() >= 1
+
+    touch_drag(page, 8, 5, cdp, mid_drag)
+    page.screenshot(path=str(artifacts / "e2e-touch-drag.png"))
+    touch_drag(page, 6, 5, cdp)
+    touch_kinds = page.evaluate("window.__touches")
+    assert touch_kinds and set(touch_kinds) == {"touch"}
+    # A finger takes a moment from the board to the button; a tap dispatched the instant
+    # the drag's finger lifted was swallowed by Chromium's gesture detector every time.
+    page.wait_for_timeout(250)
+    page.tap("#controls button[data-act='confirm']:not([disabled])")
+    wait_version(page, version + 1)
+    played = Event.objects.filter(match=match, kind=LogKind.PLAY).order_by("-sequence").first()
+    assert played is not None and played.payload["action"]["play"] == "8/5 6/5"
+    assert page.js_errors == []
+    page.context.close()
