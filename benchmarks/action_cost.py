@@ -45,7 +45,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from live_load import cpu_ticks_of, ensure_database  # noqa: E402
+from _machine import cpu_ticks_of  # noqa: E402
+from live_load import ensure_database  # noqa: E402
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DEFAULT_DATABASE = "postgres://postgres@127.0.0.1:5432/tavla_bench_act"

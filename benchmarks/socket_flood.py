@@ -56,7 +56,8 @@ from websockets.typing import Origin
 BASE_DIR = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from live_load import ensure_database, percentile, start_servers  # noqa: E402
+from _live_report import percentile  # noqa: E402
+from live_load import ensure_database, start_servers  # noqa: E402
 
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/tavla_bench_flood"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/7"
