@@ -80,6 +80,13 @@ def pause_seconds() -> float:
     return _RNG.uniform(float(low), float(high))
 
 
+def on_match_changed(sender: Any, *, match: Match, state: Any, **_kwargs: Any) -> None:
+    """After each change of a match with a bot (:data:`matches.signals.match_changed`),
+    queue the bot's turn; the task itself checks whether the bot must act."""
+    if match.has_bot and not state.is_over:
+        schedule_bot_turn(match)
+
+
 def schedule_bot_turn(match: Match) -> None:
     """After the transaction commits, queue the bot's turn for ``match`` at its current
     version. Caller holds the match lock and has just saved it; the task checks again

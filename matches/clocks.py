@@ -38,13 +38,12 @@ from datetime import datetime, timedelta
 from typing import Any, Final
 
 from django.conf import settings
-from django.db import transaction
 from django.utils import timezone
 
 from matches import presence, services
 from matches.dice_seeds import close_due_client_seeds
+from matches.errors import ServiceError
 from matches.models import Event, LogKind, Match, MatchStatus, Player
-from matches.state import load_state
 from tavla.queues import CLOCK_QUEUE
 from tavla.redis_client import redis_client
 
@@ -78,18 +77,14 @@ def flag_if_expired(*, match_id: int, now: datetime | None = None,
                 .values_list("deadline", flat=True).first())
     if deadline is None or deadline > (now or timezone.now()):
         return False
-    with transaction.atomic():
-        # SQLite has no row locks at all (its writers queue for the database): no option.
-        # With what the pushed state shows (table, seats, players): no lazy reads later.
-        match = (Match.objects.select_for_update(skip_locked=skip_locked, of=("self",))
-                 .select_related("table", "table__seat0", "table__seat1", "player0", "player1")
-                 .filter(pk=match_id).first())
-        if match is None:
-            return False
-        checked_at = now or timezone.now()
-        if not services.deadline_passed(match, checked_at):
-            return False
-        return services.flag_locked(match, load_state(match), checked_at)
+    try:
+        with services.match_change(match_id, skip_locked=skip_locked, now=now) as change:
+            return (services.deadline_passed(change.match, change.now)
+                    and services.flag_change(change))
+    except ServiceError as error:
+        if error.code in ("match_busy", "match_over", "not_found"):
+            return False  # another holds it (it decides), or it ended meanwhile
+        raise
 
 
 def match_check_clock(*, match_id: int) -> bool:
@@ -162,13 +157,17 @@ def forfeit_if_absent(*, flag: AbsentFlag, now: datetime | None = None) -> bool:
     now = now or timezone.now()
     if now.timestamp() < flag.grace_ends:
         return False
-    with transaction.atomic():
-        match = Match.objects.select_for_update().filter(pk=flag.match_id).first()
-        if match is None or match.is_finished or came_back(flag) is not False:
+    try:
+        with services.match_change(flag.match_id, now=now) as change:
+            if came_back(flag) is not False:
+                return False
+            loser = Player.objects.get(pk=flag.player_id)
+            services.forfeit_change(change, loser=loser, reason=GRACE_FORFEIT_REASON)
+            return True
+    except ServiceError as error:
+        if error.code in ("match_over", "not_found"):
             return False
-        loser = Player.objects.get(pk=flag.player_id)
-        services.match_forfeit(match_id=match.pk, loser=loser, reason=GRACE_FORFEIT_REASON)
-        return True
+        raise
 
 
 @dataclass

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.db import transaction
 from django.utils import timezone
 
 from matches import services
@@ -26,18 +25,20 @@ from matches.state import awaiting_client_seeds
 from tavla.engine.dice import DiceVerificationError, client_seed_from_hex
 
 
-def _close_locked(match: Match, now: datetime) -> None:
-    """Record a missing seed as empty and make the first roll. Caller holds the lock."""
+def _close(change: services.MatchChange) -> None:
+    """Record a missing seed as empty and make the first roll."""
+    match = change.match
     match.client_seed0 = "" if match.client_seed0 is None else match.client_seed0
     match.client_seed1 = "" if match.client_seed1 is None else match.client_seed1
     match.client_seeds_due = None
-    services.match_advance_locked(match, now)
+    change.advance()
 
 
 def match_client_seed(*, match_id: int, player: Player, seed: str,
                       now: datetime | None = None) -> Match:
     """Record ``player``'s client seed (hex, 0 to 64 bytes) for ``match_id``; once both
-    players' seeds are in, the first roll is made at once.
+    players' seeds are in, the first roll is made at once. Either way a change of the
+    match: a new version, pushed to its boards.
 
     Raises :class:`~matches.errors.ServiceError`: ``not_found``, ``match_over``,
     ``not_a_player``, ``invalid_seed``, ``seed_already_sent`` and ``seeds_closed`` (the dice
@@ -47,13 +48,8 @@ def match_client_seed(*, match_id: int, player: Player, seed: str,
         client_seed_from_hex(seed)
     except DiceVerificationError as error:
         raise ServiceError("invalid_seed", str(error)) from None
-    with transaction.atomic():
-        match = (Match.objects.select_for_update().select_related("table")
-                 .filter(pk=match_id).first())
-        if match is None:
-            raise ServiceError("not_found", f"There is no match {match_id}.")
-        if match.is_finished:
-            raise ServiceError("match_over", "This match is over.")
+    with services.match_change(match_id, now=now) as change:
+        match = change.match
         seat = match.seat_of(player)
         if seat is None:
             raise ServiceError("not_a_player", "Only the two players contribute to the dice.")
@@ -64,12 +60,11 @@ def match_client_seed(*, match_id: int, player: Player, seed: str,
         if getattr(match, field) is not None:
             raise ServiceError("seed_already_sent", "You have sent your client seed already.")
         setattr(match, field, seed.lower())
-        now = now or timezone.now()
         if match.client_seed0 is not None and match.client_seed1 is not None:
-            _close_locked(match, now)
+            _close(change)
         else:
-            match.save(update_fields=[field])
-        return match
+            change.touch()
+    return change.match
 
 
 def close_due_client_seeds(*, now: datetime | None = None) -> int:
@@ -80,13 +75,12 @@ def close_due_client_seeds(*, now: datetime | None = None) -> int:
                .values_list("pk", flat=True)[:500])
     closed = 0
     for match_id in due:
-        with transaction.atomic():
-            match = (Match.objects.select_for_update().select_related("table")
-                     .filter(pk=match_id, status=MatchStatus.PLAYING).first())
-            if (match is None or match.client_seeds_due is None
-                    or match.client_seeds_due > now):
-                continue  # someone closed it first
-            _close_locked(match, now)
-            closed += 1
+        try:
+            with services.match_change(match_id, now=now) as change:
+                due_at = change.match.client_seeds_due
+                if due_at is not None and due_at <= now:  # else someone closed it first
+                    _close(change)
+                    closed += 1
+        except ServiceError:
+            continue  # finished or gone meanwhile
     return closed
-

@@ -6,6 +6,10 @@ back with it.
 
 from django.dispatch import Signal
 
+# Sent with ``match`` and ``state`` (its engine state) after every change of a match is
+# written (:mod:`matches.services.change`), inside its transaction: the bots queue their turn.
+match_changed = Signal()
+
 # Sent with ``match`` (a finished :class:`matches.models.Match`).
 match_finished = Signal()
 

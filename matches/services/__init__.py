@@ -1,10 +1,12 @@
 """Every change to a table or a match goes through these functions.
 
 Views, API endpoints, WebSocket consumers, Celery tasks and admin actions are thin callers.
-Each match change locks the match row, checks the version the caller saw, lets the engine
-judge, writes snapshot and events in one transaction and broadcasts after commit.
+Every change to a match goes through one door, :func:`~matches.services.change.match_change`:
+it locks the match row once, lets the engine judge, bumps the version once, writes the log
+and the snapshot in one transaction and pushes one state after commit.
 
-The package's parts: :mod:`~matches.services.tables` (players, tables, starting a match),
+The package's parts: :mod:`~matches.services.change` (the one door),
+:mod:`~matches.services.tables` (players, tables, starting a match),
 :mod:`~matches.services.play` (actions, what the server does by itself, clocks and flags),
 :mod:`~matches.services.log` (the event log), :mod:`~matches.services.finish` (every end of a
 match) and :mod:`~matches.services.decisions` (forfeits and the referee's decisions). Callers
@@ -12,8 +14,10 @@ import from here.
 """
 
 from matches.errors import ServiceError
+from matches.services.change import MatchChange, match_change
 from matches.services.decisions import (
     Verification,
+    forfeit_change,
     match_adjudicate,
     match_end_session,
     match_forfeit,
@@ -23,10 +27,10 @@ from matches.services.decisions import (
 from matches.services.play import (
     PLAYER_ACTIONS,
     ActResult,
+    check_version,
     deadline_passed,
-    flag_locked,
+    flag_change,
     match_act,
-    match_advance_locked,
 )
 from matches.services.tables import (
     TABLE_RULE_FIELDS,
@@ -41,9 +45,10 @@ from matches.services.tables import (
 )
 
 __all__ = [
-    "PLAYER_ACTIONS", "TABLE_RULE_FIELDS", "ActResult", "ServiceError", "Verification",
-    "clock_preset_fields", "current_match", "deadline_passed", "flag_locked", "match_act",
-    "match_adjudicate", "match_advance_locked", "match_end_session", "match_forfeit",
+    "PLAYER_ACTIONS", "TABLE_RULE_FIELDS", "ActResult", "MatchChange", "ServiceError",
+    "Verification", "check_version", "clock_preset_fields", "current_match",
+    "deadline_passed", "flag_change", "forfeit_change", "match_act", "match_adjudicate",
+    "match_change", "match_end_session", "match_forfeit",
     "match_start", "match_verify", "match_void", "player_for_user", "table_create",
     "table_new_invite", "table_sit", "table_stand",
 ]

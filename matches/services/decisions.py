@@ -6,23 +6,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
-from django.utils import timezone
-
-from matches import broadcast, selectors
 from matches.errors import ServiceError
 from matches.models import (
     Event,
-    LogKind,
     Match,
     Player,
 )
-from matches.services.finish import _finish_match
-from matches.services.log import _actor_id, _event, _log_action, _require_player, _save
-from matches.services.play import _apply_and_advance, _check_version, _locked_match
-from matches.signals import match_finished
+from matches.services.change import MatchChange, match_change
+from matches.services.log import _actor_id, _require_player
+from matches.services.play import check_version
 from matches.state import (
-    load_state,
     replay_events,
     stored_state,
 )
@@ -42,15 +35,18 @@ from tavla.engine.actions import (
 
 def match_forfeit(*, match_id: int, loser: Player, reason: str, actor: Any = None) -> Match:
     """``loser`` forfeits the match (no-show, disconnection past grace, disqualification)."""
-    with transaction.atomic():
-        match = _locked_match(match_id)
-        seat = match.seat_of(loser)
-        if seat is None:
-            raise ServiceError("not_a_player", "Only a player of this match can forfeit it.")
-        state = load_state(match)
-        _apply_and_advance(match, state, Forfeit(seat), _actor_id(actor), timezone.now(),
-                           logged={"reason": reason})
-        return match
+    with match_change(match_id) as change:
+        forfeit_change(change, loser=loser, reason=reason, actor=actor)
+    return change.match
+
+
+def forfeit_change(change: MatchChange, *, loser: Player, reason: str, actor: Any = None) -> None:
+    """``loser`` forfeits the match being changed (:func:`match_forfeit`; the clock's grace
+    forfeit, which decides under the same lock whether the player came back)."""
+    seat = change.match.seat_of(loser)
+    if seat is None:
+        raise ServiceError("not_a_player", "Only a player of this match can forfeit it.")
+    change.apply(Forfeit(seat), _actor_id(actor), logged={"reason": reason})
 
 
 def match_adjudicate(*, match_id: int, referee: Any, winner: Player, scope: str,
@@ -66,15 +62,13 @@ def match_adjudicate(*, match_id: int, referee: Any, winner: Player, scope: str,
         scope_value = AdjudicationScope(scope)
     except ValueError:
         raise ServiceError("invalid_scope", "Adjudicate the 'game' or the 'match'.") from None
-    with transaction.atomic():
-        match = _locked_match(match_id)
-        seat = match.seat_of(winner)
+    with match_change(match_id) as change:
+        seat = change.match.seat_of(winner)
         if seat is None:
             raise ServiceError("not_a_player", "The winner must be a player of this match.")
-        state = load_state(match)
         action = Adjudicate(winner=seat, scope=scope_value, points=points, reason=reason)
-        _apply_and_advance(match, state, action, _actor_id(referee), timezone.now())
-        return match
+        change.apply(action, _actor_id(referee))
+    return change.match
 
 
 def match_void(*, match_id: int, referee: Any, reason: str) -> Match:
@@ -83,17 +77,9 @@ def match_void(*, match_id: int, referee: Any, reason: str) -> Match:
     reason = (reason or "").strip()
     if not reason:
         raise ServiceError("reason_required", "Voiding a match needs a written reason.")
-    with transaction.atomic():
-        match = _locked_match(match_id)
-        state = load_state(match)
-        events = [_event(match, LogKind.VOID, {"reason": reason}, state.game_number,
-                         _actor_id(referee))]
-        match.version += 1
-        _finish_match(match, state, events, timezone.now(), voided=True)
-        _save(match, events)
-        match_finished.send(sender=Match, match=match)
-        broadcast.push_state_on_commit(match.table_id, selectors.live_update(match, state))
-        return match
+    with match_change(match_id) as change:
+        change.void(reason, _actor_id(referee))
+    return change.match
 
 
 @dataclass(frozen=True)
@@ -106,8 +92,14 @@ class Verification:
 def match_verify(*, match_id: int) -> Verification:
     """Replay the event log through the engine and compare with the stored state: the
     snapshot and the finished games' records (:func:`matches.state.stored_state`)."""
-    match = Match.objects.get(pk=match_id)
-    events = list(match.events.order_by("sequence"))
+    # Read under the match's lock, so no change lands between the log and the snapshot.
+    with match_change(match_id, finished=True) as change:
+        match = change.match
+        events = list(match.events.order_by("sequence"))
+        return _verified(match, events)
+
+
+def _verified(match: Match, events: list[Event]) -> Verification:
     gaps = [e.sequence for i, e in enumerate(events) if e.sequence != i]
     if gaps:
         return Verification(False, len(events), f"the log has a gap or duplicate at {gaps[0]}")
@@ -135,32 +127,26 @@ def match_end_session(*, match_id: int, player: Player | None,
     player who ends it resigns the game in progress first (single × cube to the opponent).
     """
     player = _require_player(player, "Log in to end the session.")
-    with transaction.atomic():
-        match = _locked_match(match_id)
-        if table_id is not None and match.table_id != table_id:
-            raise ServiceError("no_match", f"Match {match_id} is not played at this table.")
+    with match_change(match_id, table_id=table_id) as change:
+        match = change.match
         seat = match.seat_of(player)
         if seat is None:
             raise ServiceError("not_a_player", "Only a player may end the session.")
         if expected_version is not None:
-            _check_version(match, expected_version)
-        state = load_state(match)
+            check_version(match, expected_version)
+        state = change.state
         if not state.rules.is_money:
             raise ServiceError("illegal_action", "Only a money session can be ended; "
                                "a match ends when a player reaches the match length.")
         if state.resign_offer is not None:
             raise ServiceError("illegal_action", "A resignation waits for its answer: the "
                                "session can end once it is accepted or refused.")
-        earlier: list[Event] = []
         if state.phase.in_game:
             # At an "offer" table the session's end resigns a single game: offered, accepted.
             steps: list[Action] = [Resign(seat)]
             if state.rules.resignation == "offer":
                 steps.append(AcceptResign())
             for step in steps:
-                resigned = state.apply(step)
-                earlier += _log_action(match, state, resigned, step, player.user_id)
-                state = resigned
-        _apply_and_advance(match, state, EndSession(), player.user_id, timezone.now(),
-                           earlier=earlier)
-        return match
+                change.apply(step, player.user_id)
+        change.apply(EndSession(), player.user_id)
+    return change.match

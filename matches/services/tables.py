@@ -12,15 +12,14 @@ from matches import access, broadcast, selectors
 from matches.errors import ServiceError
 from matches.late_penalty import late_start_score
 from matches.models import (
-    LogKind,
     Match,
     MatchStatus,
     Player,
     Table,
 )
 from matches.rules import rule_names
-from matches.services.log import _event, _require_player
-from matches.services.play import _advance
+from matches.services.change import match_create
+from matches.services.log import _require_player
 from matches.state import (
     open_client_seeds,
     rules_for_table,
@@ -195,29 +194,28 @@ def match_start(*, table: Table, scripted_dice: list[list[int]] | None = None) -
     dice = FairDice.new()
     start_score, late = late_start_score(table, rules.match_length)
     state = MatchState.new(rules, score=start_score)
-    match = Match.objects.create(
-        table=table,
-        player0=table.seat0,  # type: ignore[misc]  # both seated: checked above
-        player1=table.seat1,  # type: ignore[misc]
-        snapshot=state.to_dict(),
-        dice_commitment=dice.commitment,
-        dice_seed=dice.seed_hex,
-        scripted_dice=list(table.scripted_dice if scripted_dice is None else scripted_dice),
-        has_bot=Player.objects.filter(pk__in=(table.seat0_id, table.seat1_id),
-                                      is_bot=True).exists(),
-    )
-    now = timezone.now()
     bots = set(Player.objects.filter(pk__in=(table.seat0_id, table.seat1_id), is_bot=True)
-               .values_list("pk", flat=True)) if match.has_bot else set()
-    open_client_seeds(match, now, bot_seats=[seat for seat, pk in
-                                             enumerate((table.seat0_id, table.seat1_id))
-                                             if pk in bots])
+               .values_list("pk", flat=True))
+    now = timezone.now()
     control = table.time_control()
-    if control is not None:
-        match.clock = Clock.for_match(control, table.match_length).to_dict()
-    start: dict[str, Any] = {"rules": rules.to_dict(), "commitment": match.dice_commitment}
+
+    def before_start(match: Match) -> None:
+        open_client_seeds(match, now, bot_seats=[seat for seat, pk in
+                                                 enumerate((table.seat0_id, table.seat1_id))
+                                                 if pk in bots])
+        if control is not None:
+            match.clock = Clock.for_match(control, table.match_length).to_dict()
+
+    start: dict[str, Any] = {"rules": rules.to_dict(), "commitment": dice.commitment}
     if late is not None:  # the starting score a late-arrival penalty gave, and why
         start.update(start_score=list(start_score), late_penalty=late)
-    events = [_event(match, LogKind.START, start, 0)]
-    _advance(match, state, events, now)
+    match = match_create(
+        create={
+            "table": table, "player0": table.seat0, "player1": table.seat1,
+            "dice_commitment": dice.commitment, "dice_seed": dice.seed_hex,
+            "scripted_dice": list(table.scripted_dice if scripted_dice is None
+                                  else scripted_dice),
+            "has_bot": bool(bots),
+        },
+        state=state, start=start, now=now, before_start=before_start)
     return match
