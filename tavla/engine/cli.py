@@ -153,7 +153,8 @@ def _command_verify_dice(args: argparse.Namespace) -> int:
         print("NOT VERIFIABLE: nothing was found wrong, but these dice cannot be proved fair.")
     else:
         record = "" if check.mat_rolls is None else (
-            f"; the .mat's {check.mat_rolls} rolls are the audit's, game for game")
+            f"; the .mat shows the same {check.mat_rolls} rolls (tied opening rolls aside), "
+            "game for game")
         print(f"OK: the seed matches the commitment, all {check.fair_rolls} fair rolls "
               f"recompute and the seed gave no other dice ({check.algorithm}){record}.")
     return check.exit_code

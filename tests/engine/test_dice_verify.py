@@ -407,7 +407,7 @@ def test_the_command_line_exit_codes(real, tmp_path, capsys) -> None:
     audit, mat = real
     assert main(_write(tmp_path, audit, mat)) == 0
     out = capsys.readouterr().out
-    assert out.startswith("OK: ") and "the .mat's" in out
+    assert out.startswith("OK: ") and "the .mat shows the same" in out
 
     scripted = forged(audit)
     for entry in scripted["rolls"]:
