@@ -39,6 +39,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import re
 import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
@@ -135,6 +136,8 @@ def _read_text(path: str, what: str) -> str:
 def _command_verify_dice(args: argparse.Namespace) -> int:
     if args.audit == "-" and args.mat == "-":
         raise _UsageError("only one of AUDIT.json and --mat can be read from stdin")
+    if args.commitment is not None and re.fullmatch(r"[0-9a-fA-F]{64}", args.commitment) is None:
+        raise _UsageError("--commitment is the SHA-256 the match published: 64 hex digits")
     text = _read_text(args.audit, "the audit")
     try:
         audit = json.loads(text)

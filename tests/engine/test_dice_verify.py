@@ -34,13 +34,15 @@ SERVER = bytes(range(32))
 CLIENTS = (bytes.fromhex("a1" * 32), bytes.fromhex("b0b0b0b0"))
 
 
-def fair_match(seed: int = 1, length: int = 5) -> tuple[dict[str, Any], str]:
-    """A random ``length``-point match played with :class:`FairDice`: its dice audit (as the
-    server publishes it after the end) and its ``.mat`` record."""
+def fair_match(seed: int = 1, length: int | None = 5, *, resign: float = 0.0,
+               cube: bool = True) -> tuple[dict[str, Any], str]:
+    """A random ``length``-point match (``None``: a money session) played with
+    :class:`FairDice`: its dice audit (as the server publishes it after the end) and its
+    ``.mat`` record."""
     dice = FairDice(SERVER, client_seeds=CLIENTS)
     rng = random.Random(seed)
-    state = MatchState.new(Rules(match_length=length))
-    options = SelfPlayOptions(double=0.1)
+    state = MatchState.new(Rules(match_length=length, cube=cube))
+    options = SelfPlayOptions(double=0.1, resign=resign, session_games=3)
     while not state.is_over:
         action = choose_action(state, rng, options)
         if isinstance(action, OpeningRoll):
@@ -106,6 +108,30 @@ def test_an_honest_audit_and_its_record_verify(real) -> None:
     ties = sum(1 for r in audit["rolls"] if r["kind"] == "opening_roll"
                and r["dice"][0] == r["dice"][1])
     assert shown == len(audit["rolls"]) - ties > 0
+
+
+@pytest.mark.parametrize("length, resign, cube", [
+    (1, 0.0, True), (3, 0.05, True), (None, 0.02, True), (5, 0.0, False), (7, 0.01, True)])
+def test_honest_matches_of_every_kind_verify_with_their_record(length, resign, cube) -> None:
+    # Resignations leave a roll without its play at a game's end; money sessions are
+    # "0 point match"; every layout of the record must read back to the audit's dice.
+    for seed in range(4):
+        audit, mat = fair_match(seed, length, resign=resign, cube=cube)
+        assert verdict(audit, mat) == (Verdict.VERIFIED, []), (seed, mat)
+
+
+def test_an_audit_without_game_numbers_counts_its_games_from_the_opening_rolls(real) -> None:
+    audit, mat = real
+    bare = forged(audit)
+    for entry in bare["rolls"]:
+        del entry["game"]
+    assert verdict(bare, mat) == (Verdict.VERIFIED, [])
+    del bare["rolls"][game_rolls(audit, 2)[-1]]
+    bare["dice_used"] -= 2
+    assert verdict(bare)[0] is Verdict.DOES_NOT_VERIFY
+    half = forged(audit)
+    del half["rolls"][3]["game"]
+    assert "rolls: some entries say their game and some do not" in verdict(half)[1]
 
 
 # -- scripted dice -----------------------------------------------------------------------------
@@ -428,9 +454,12 @@ def test_the_command_line_exit_codes(real, tmp_path, capsys) -> None:
     assert main(["verify-dice", str(tmp_path / "bad.json")]) == 1
     assert main(["verify-dice", str(tmp_path / "missing.json")]) == 1
     assert main(_write(tmp_path, audit) + ["--mat", str(tmp_path / "missing.mat")]) == 1
-    with pytest.raises(SystemExit) as usage:
-        main(["verify-dice", "-", "--mat", "-"])
-    assert usage.value.code == 2
+    for argv in (["verify-dice", "-", "--mat", "-"],
+                 [*_write(tmp_path, audit), "--commitment", "not hex"]):
+        with pytest.raises(SystemExit) as usage:
+            main(argv)
+        assert usage.value.code == 2
+    assert main([*_write(tmp_path, audit), "--commitment", audit["commitment"].upper()]) == 0
 
 
 def test_python_dash_m_runs_the_verifier(real, tmp_path) -> None:
