@@ -110,6 +110,13 @@ def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _brief(value: object) -> str:
+    """``repr(value)`` (which escapes control characters), cut short: a forged file must not
+    flood the report or write to the terminal."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _numbers(numbers: Sequence[int]) -> str:
     """``1-3, 7`` for ``[1, 2, 3, 7]``."""
     runs: list[str] = []
@@ -183,22 +190,22 @@ def _entries(rolls: Sequence[Any], check: AuditCheck) -> list[_Entry]:
     last_sequence: int | None = None
     for number, entry in enumerate(rolls, start=1):
         if not isinstance(entry, Mapping):
-            check.problems.append(f"roll {number}: expected an object, not {entry!r}")
+            check.problems.append(f"roll {number}: expected an object, not {_brief(entry)}")
             continue
         sequence, kind, game = entry.get("sequence"), entry.get("kind"), entry.get("game")
         raw_dice, scripted = entry.get("dice"), entry.get("scripted")
         bad = []
         if not _is_int(sequence) or sequence < 0:
-            bad.append(f"sequence {sequence!r} is not an event number")
+            bad.append(f"sequence {_brief(sequence)} is not an event number")
             sequence = None
         elif last_sequence is not None and sequence <= last_sequence:
             bad.append(f"event {sequence} comes after event {last_sequence}: the rolls are "
                        "listed in the order of the log, each from its own event")
         if kind not in ROLL_KINDS:
-            bad.append(f"kind {kind!r} is neither opening_roll nor roll")
+            bad.append(f"kind {_brief(kind)} is neither opening_roll nor roll")
             kind = "roll"
         if "game" in entry and (not _is_int(game) or game < 1):
-            bad.append(f"game {game!r} is not a game number")
+            bad.append(f"game {_brief(game)} is not a game number")
             game = None
         dice: tuple[int, int] | None = None
         if (isinstance(raw_dice, Sequence) and not isinstance(raw_dice, str)
@@ -206,9 +213,9 @@ def _entries(rolls: Sequence[Any], check: AuditCheck) -> list[_Entry]:
                 and all(_is_int(d) and 1 <= d <= 6 for d in raw_dice)):
             dice = (raw_dice[0], raw_dice[1])
         else:
-            bad.append(f"{raw_dice!r} is not two dice 1..6")
+            bad.append(f"{_brief(raw_dice)} is not two dice 1..6")
         if not isinstance(scripted, bool):
-            bad.append(f"scripted is {scripted!r}, not true or false")
+            bad.append(f"scripted is {_brief(scripted)}, not true or false")
         check.problems.extend(f"roll {number}: {text}" for text in bad)
         if sequence is not None:
             last_sequence = sequence
@@ -317,8 +324,8 @@ def _resync(fair: list[_Entry], expected: Sequence[tuple[int, int]], at: int) ->
         ahead = expected[at + shift:at + shift + len(rest)]
         if len(ahead) == len(rest) and all(e.dice == want for e, want in zip(rest, ahead,
                                                                                 strict=True)):
-            return (f"{shift} roll(s) missing before {rest[0].where()}: from it on the rolls "
-                    f"are the seeds' rolls {at + shift + 1} and on")
+            return (f"{shift} roll(s) missing before {rest[0].where()}: it and every roll "
+                    f"after it are the seeds' rolls {shift} place(s) later")
         if len(rest) - shift >= _MIN_FIT:
             behind = rest[shift:]
             if all(e.dice == want for e, want in zip(behind, expected[at:], strict=False)):
@@ -455,7 +462,7 @@ def check_audit(audit: Any, *, mat_text: str | None = None,
         return check
     algorithm = audit.get("algorithm")
     if algorithm not in (ALGORITHM, LEGACY_ALGORITHM):
-        check.problems.append(f"unknown dice algorithm {algorithm!r} (this verifier knows "
+        check.problems.append(f"unknown dice algorithm {_brief(algorithm)} (this verifier knows "
                               f"{ALGORITHM} and {LEGACY_ALGORITHM})")
         return check
     check.algorithm = str(algorithm)

@@ -76,7 +76,9 @@ def _actions(text: str, number: int) -> list[tuple[int, re.Match[str]]]:
             continue
         action = _ACTION.match(stripped, position)
         if action is None:
-            raise MatDiceError(number, f"cannot read {stripped[position:].split()[0]!r}")
+            # repr escapes control characters; a long token is cut short.
+            token = repr(stripped[position:].split()[0])
+            raise MatDiceError(number, f"cannot read {token[:40]}")
         found.append((position, action))
         position = action.end()
     return found

@@ -489,3 +489,15 @@ def test_a_tied_opening_roll_is_always_rolled_again(real) -> None:
     audit["rolls"][tie + 1]["kind"] = "roll"
     assert any(f"roll {tie + 2} " in m and "follows a tied opening roll" in m
                for m in verdict(audit)[1])
+
+
+def test_a_forged_value_cannot_flood_the_report_or_write_to_the_terminal(real) -> None:
+    audit = forged(real[0])
+    audit["rolls"][0]["kind"] = "\x1b[2J\x1b[HOK: all fair" + "x" * 10_000
+    messages = verdict(audit)[1]
+    assert messages[0].startswith("roll 1: kind '\\x1b[2J") and len(messages[0]) < 120
+    assert not any("\x1b" in m for m in messages)
+    text = " 1 point match\n Game 1\n A : 0  B : 0\n  1) \x1b[2J" + "y" * 10_000 + "\n"
+    with pytest.raises(MatDiceError) as error:
+        mat_dice(text)
+    assert "\x1b" not in str(error.value) and len(str(error.value)) < 80
