@@ -38,15 +38,16 @@ def mat_filename(match: Match) -> str:
     return f"tavla-match-{match.pk}.mat"
 
 
-def logged_rolls(events: list[Event]) -> list[tuple[int, str, tuple[int, int]]]:
+def logged_rolls(events: list[Event]) -> list[tuple[int, str, int, tuple[int, int]]]:
     """Every roll in the log, opening rolls (and their ties) included, in the order rolled:
-    ``(sequence, kind, dice)``."""
+    ``(sequence, kind, game number, dice)``."""
     rolls = []
     for event in events:
         action = event.payload.get("action") if isinstance(event.payload, dict) else None
         if action and action.get("type") in ROLL_ACTIONS:
             dice = action["dice"]
-            rolls.append((event.sequence, str(action["type"]), (int(dice[0]), int(dice[1]))))
+            rolls.append((event.sequence, str(action["type"]), event.game_number,
+                          (int(dice[0]), int(dice[1]))))
     return rolls
 
 
@@ -64,9 +65,9 @@ def dice_audit(match: Match) -> dict[str, Any]:
     fair_count = match.dice_counter // 2
     scripted_count = max(0, len(rolls) - fair_count) if match.dice_were_scripted else 0
     entries: list[dict[str, Any]] = [
-        {"sequence": sequence, "kind": kind, "dice": list(dice),
+        {"sequence": sequence, "kind": kind, "game": game, "dice": list(dice),
          "scripted": index < scripted_count, "recomputed": None, "matches": None}
-        for index, (sequence, kind, dice) in enumerate(rolls)
+        for index, (sequence, kind, game, dice) in enumerate(rolls)
     ]
     seeds_in = not awaiting_client_seeds(match) and match.dice_algorithm != 0
     audit: dict[str, Any] = {
@@ -79,6 +80,9 @@ def dice_audit(match: Match) -> dict[str, Any]:
         "commitment_matches": None,
         "dice_were_scripted": match.dice_were_scripted,
         "scripted_rolls": scripted_count,
+        # How many fair dice the seed has given: two per fair roll, so a roll left out of
+        # the list (at its end too) is found.
+        "dice_used": match.dice_counter,
         "rolls": entries,
         "verified": None,
         "detail": "The seed is revealed when the match ends; until then only its SHA-256 "

@@ -374,6 +374,7 @@ class ActionSerializer(serializers.Serializer[Any]):
 class DiceRollAuditSerializer(serializers.Serializer[Any]):
     sequence = serializers.IntegerField(help_text="The event that logged the roll.")
     kind = serializers.CharField(help_text="opening_roll or roll.")
+    game = serializers.IntegerField(help_text="The game the roll was made in, from 1.")
     dice = serializers.ListField(child=serializers.IntegerField())
     scripted = serializers.BooleanField()
     recomputed = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
@@ -395,6 +396,8 @@ class DiceAuditSerializer(serializers.Serializer[Any]):
     commitment_matches = serializers.BooleanField(allow_null=True)
     dice_were_scripted = serializers.BooleanField()
     scripted_rolls = serializers.IntegerField()
+    dice_used = serializers.IntegerField(
+        help_text="How many fair dice the seed has given: two per fair roll.")
     rolls = DiceRollAuditSerializer(many=True)
     verified = serializers.BooleanField(
         allow_null=True,

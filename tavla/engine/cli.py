@@ -15,16 +15,20 @@ Commands (``python -m tavla.engine COMMAND --help`` for each):
     legal play (the unchanged ID alone when nothing can be played). A line that cannot be
     read gets ``{"error": "line N: ..."}`` in its place, the same message goes to stderr,
     and the batch goes on; the exit status is then 1. Blank lines are skipped.
-``verify-dice AUDIT.json``
+``verify-dice AUDIT.json [--mat FILE.mat] [--commitment HEX]``
     Recomputes every fair roll of a finished match from its dice audit (the JSON of
-    ``GET /api/matches/<id>/dice/``) by the algorithm of ``docs/dice.md``, prints each
-    mismatch and exits 1 on any.
+    ``GET /api/matches/<id>/dice/``) by the algorithm of ``docs/dice.md`` and prints each
+    problem (:mod:`tavla.engine.dice_audit`). With ``--mat`` it also checks that the match
+    record shows the audit's rolls, game for game and roll for roll. Its own exit status:
+    0 verified, 1 the dice do not verify, 3 not verifiable (scripted dice, or the seed not
+    revealed yet), 2 a wrong command line.
 ``selfplay --length N --seed S``
     Plays a random N-point match with the cube from the seed and prints it as a Jellyfish
     ``.mat`` file (GNU Backgammon's ``import mat`` reads it). The same seed gives the same match.
 
 Exit status: 0 on success; 1 when an input was rejected (message on stderr, or error lines in
-a batch); 2 for a wrong command line.
+a batch); 2 for a wrong command line; 3 only from ``verify-dice``, for dice that cannot be
+proved fair although nothing is wrong with them.
 
 To add a command: write ``_command_NAME(args) -> int`` and register it in :func:`build_parser`
 with ``set_defaults(handler=...)``.
@@ -35,12 +39,13 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import re
 import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
 from tavla.engine.board_text import draw_board
-from tavla.engine.dice_audit import audit_mismatches
+from tavla.engine.dice_audit import Verdict, check_audit
 from tavla.engine.errors import EngineError
 from tavla.engine.moves import check_dice, legal_plays
 from tavla.engine.notation import PASS_TEXT
@@ -118,32 +123,44 @@ def _legal_batch(source: TextIO, out: TextIO, errors: TextIO | None = None) -> i
     return status
 
 
-def _command_verify_dice(args: argparse.Namespace) -> int:
+def _read_text(path: str, what: str) -> str:
     try:
-        if args.audit == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.audit, encoding="utf-8") as file:
-                text = file.read()
-        audit = json.loads(text)
+        if path == "-":
+            return sys.stdin.read()
+        with open(path, encoding="utf-8") as file:
+            return file.read()
     except (OSError, UnicodeDecodeError) as error:
-        raise EngineError(f"cannot read {args.audit}: {error}") from None
+        raise EngineError(f"cannot read {what} {path}: {error}") from None
+
+
+def _command_verify_dice(args: argparse.Namespace) -> int:
+    if args.audit == "-" and args.mat == "-":
+        raise _UsageError("only one of AUDIT.json and --mat can be read from stdin")
+    if args.commitment is not None and re.fullmatch(r"[0-9a-fA-F]{64}", args.commitment) is None:
+        raise _UsageError("--commitment is the SHA-256 the match published: 64 hex digits")
+    text = _read_text(args.audit, "the audit")
+    try:
+        audit = json.loads(text)
     except (ValueError, RecursionError):
         raise EngineError(f"{args.audit} is not JSON") from None
-    if not isinstance(audit, dict):
-        raise EngineError(f"{args.audit}: expected the dice audit, a JSON object")
-    problems = audit_mismatches(audit)
-    for problem in problems:
+    mat_text = None if args.mat is None else _read_text(args.mat, "the .mat record")
+    check = check_audit(audit, mat_text=mat_text, commitment=args.commitment)
+    for problem in check.problems:
         print(f"MISMATCH: {problem}")
-    rolls = audit.get("rolls")
-    count = sum(1 for entry in rolls if not (isinstance(entry, dict) and entry.get("scripted"))
-                ) if isinstance(rolls, list) else 0
-    if problems:
-        print(f"{len(problems)} problem(s): the dice do NOT verify.")
-        return 1
-    print(f"OK: the seed matches the commitment and all {count} fair rolls recompute "
-          f"({audit.get('algorithm', 'tavla-dice-0')}).")
-    return 0
+    for reason in check.unverifiable:
+        print(f"NOT VERIFIABLE: {reason}")
+    verdict = check.verdict
+    if verdict is Verdict.DOES_NOT_VERIFY:
+        print(f"FAILED: {len(check.problems)} problem(s): the dice do NOT verify.")
+    elif verdict is Verdict.NOT_VERIFIABLE:
+        print("NOT VERIFIABLE: nothing was found wrong, but these dice cannot be proved fair.")
+    else:
+        record = "" if check.mat_rolls is None else (
+            f"; the .mat shows the same {check.mat_rolls} rolls (tied opening rolls aside), "
+            "game for game")
+        print(f"OK: the seed matches the commitment, all {check.fair_rolls} fair rolls "
+              f"recompute and the seed gave no other dice ({check.algorithm}){record}.")
+    return check.exit_code
 
 
 def _command_selfplay(args: argparse.Namespace) -> int:
@@ -208,9 +225,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="recompute every roll of a finished match from its dice audit",
         description="Read the dice audit JSON of a finished match (GET /api/matches/ID/dice/), "
         "recompute every fair roll from the revealed seed and both client seeds by the "
-        "algorithm in docs/dice.md, print each mismatch, and exit 1 on any.",
+        "algorithm in docs/dice.md and print each problem. With --mat, also check that the "
+        "match record shows the audit's rolls, game for game and roll for roll. Exit status: "
+        "0 verified; 1 the dice do not verify (a mismatch, a forged or truncated audit or "
+        "record, an unreadable file); 3 not verifiable (scripted dice declared, or the seed "
+        "not revealed yet); 2 a wrong command line.",
     )
     verify.add_argument("audit", metavar="AUDIT.json", help="the audit file ('-': stdin)")
+    verify.add_argument("--mat", metavar="FILE.mat",
+                        help="the match's Jellyfish .mat record (GET /api/matches/ID/mat/)")
+    verify.add_argument("--commitment", metavar="HEX",
+                        help="the commitment the match published at its start, if you kept it")
     verify.set_defaults(handler=_command_verify_dice)
 
     return parser

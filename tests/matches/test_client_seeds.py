@@ -159,7 +159,8 @@ def test_the_verifier_prints_each_mismatch_and_fails(start_match, settings, tmp_
     wrong_commitment = {**audit, "commitment": "0" * 64}
     result = _verify(wrong_commitment, tmp_path)
     assert result.returncode == 1 and "does not hash to the commitment" in result.stdout
-    assert _verify({**audit, "seed": None}, tmp_path).returncode == 1
+    # A seed not revealed yet: nothing wrong, but nothing proved either.
+    assert _verify({**audit, "seed": None}, tmp_path).returncode == 3
 
 
 def test_a_house_bot_contributes_at_once_so_its_opponent_never_waits_for_it(make_player):
