@@ -2,7 +2,7 @@
 
 Matches, games and events are read-only for everyone: they change only through
 :mod:`matches.services`, which the referee pages (replay, adjudicate, void, verify, ``.mat``
-export; see :mod:`matches.admin_views`) call. Referees (the "Referees" group, created by a
+export; see :mod:`matches.referee.views`) call. Referees (the "Referees" group, created by a
 migration) may view everything here and adjudicate, but edit no table and no user.
 """
 
@@ -20,8 +20,9 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from matches import admin_views, services
+from matches import services
 from matches.models import Event, Game, Match, Player, RatingRecord, Table
+from matches.referee import views as admin_views
 from matches.rules import rule_fieldsets
 from matches.secret_fields import SecretFieldsGuard
 
@@ -236,4 +237,5 @@ class EventAdmin(SecretFieldsGuard, ReadOnlyMixin, admin.ModelAdmin):
     list_select_related = ["match__player0", "match__player1", "actor"]
 
 # Registers the analysis pages and the chat models (they import this module's mixins).
-from matches import analysis_admin, chat_admin  # noqa: E402,F401
+from matches.chat import admin as chat_admin  # noqa: E402,F401
+from matches.referee import analysis_admin  # noqa: E402,F401

@@ -8,8 +8,9 @@ class MatchesConfig(AppConfig):
 
     def ready(self) -> None:
         # The analysis and bot tasks live outside tasks.py; importing them registers them.
-        from matches import analysis, analysis_tasks  # noqa: F401
+        from matches.gnubg import analysis  # noqa: F401
+        from matches.gnubg import tasks as analysis_tasks  # noqa: F401
         from matches.signals import match_finished
 
         match_finished.connect(analysis.on_match_finished,
-                               dispatch_uid="matches.analysis.on_match_finished")
+                               dispatch_uid="matches.gnubg.analysis.on_match_finished")

@@ -9,7 +9,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from matches import broadcast, selectors
+from matches import selectors
 from matches.errors import ServiceError
 from matches.models import (
     Event,
@@ -17,6 +17,7 @@ from matches.models import (
     Match,
     Player,
 )
+from matches.services import broadcast
 from matches.services.finish import _finish_match
 from matches.services.log import _actor_id, _event, _log_action, _require_player, _save
 from matches.services.play import _apply_and_advance, _check_version, _locked_match

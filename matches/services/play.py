@@ -10,13 +10,14 @@ from typing import Any, Final
 from django.db import transaction
 from django.utils import timezone
 
-from matches import broadcast, presence, selectors, statements
+from matches import selectors
 from matches.errors import ServiceError
 from matches.models import (
     Event,
     Match,
     Player,
 )
+from matches.services import broadcast, presence, statements
 from matches.services.finish import _finish_match
 from matches.services.log import _actor_id, _log_action, _require_player, _save
 from matches.signals import match_finished
@@ -187,7 +188,7 @@ def _apply_and_advance(match: Match, state: MatchState, action: Action, actor_id
 
 def match_advance_locked(match: Match, now: datetime) -> None:
     """Let the server do what it does by itself now (the first roll, once the client seeds
-    are in: :mod:`matches.dice_seeds`), then save and broadcast. Caller holds the lock."""
+    are in: :mod:`matches.services.dice_seeds`), then save and broadcast. Caller holds the lock."""
     _advance(match, load_state(match), [], now)
 
 
@@ -233,7 +234,7 @@ def _advance(match: Match, state: MatchState, events: list[Event], now: datetime
         match_finished.send(sender=Match, match=match)
     broadcast.push_state_on_commit(match.table_id, selectors.live_update(match, state))
     if match.has_bot and not state.is_over:
-        from matches.bots import schedule_bot_turn
+        from matches.gnubg.bots import schedule_bot_turn
 
         schedule_bot_turn(match)
     return state
@@ -274,7 +275,7 @@ def deadline_passed(match: Match, now: datetime) -> bool:
 
 def flag_locked(match: Match, state: MatchState, now: datetime) -> bool:
     """Flag the player who must act, whose deadline has passed. Caller holds the lock
-    (:func:`matches.clocks.flag_if_expired` and a late :func:`match_act` call it).
+    (:func:`matches.services.clocks.flag_if_expired` and a late :func:`match_act` call it).
 
     The timeout event records when the flag fell and whether the player had a board open
     (``absent``; ``None`` when presence could not tell), for the grace period.

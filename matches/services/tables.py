@@ -8,9 +8,8 @@ from typing import Any, Final
 from django.db import transaction
 from django.utils import timezone
 
-from matches import access, broadcast, selectors
+from matches import access, selectors
 from matches.errors import ServiceError
-from matches.late_penalty import late_start_score
 from matches.models import (
     LogKind,
     Match,
@@ -19,6 +18,8 @@ from matches.models import (
     Table,
 )
 from matches.rules import rule_names
+from matches.services import broadcast
+from matches.services.late_penalty import late_start_score
 from matches.services.log import _event, _require_player
 from matches.services.play import _advance
 from matches.state import (
@@ -186,7 +187,7 @@ def match_start(*, table: Table, scripted_dice: list[list[int]] | None = None) -
     """Start a match between the two seated players. Caller holds the table row lock.
 
     The dice commitment is published now. The first opening roll waits for both players'
-    client seeds (:mod:`matches.dice_seeds`) for up to ``TAVLA_CLIENT_SEED_SECONDS``; with
+    client seeds (:mod:`matches.services.dice_seeds`) for up to ``TAVLA_CLIENT_SEED_SECONDS``; with
     no wait configured both seeds are recorded empty and it is made at once.
     """
     if not (table.seat0_id and table.seat1_id):

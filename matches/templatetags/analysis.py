@@ -37,7 +37,7 @@ def player_performance(player: Player, viewer_user: Any = None) -> dict[str, Any
     from django.utils.safestring import mark_safe
     from django.utils.translation import gettext
 
-    from matches.rating_graph import RatingPoint, rating_graph_svg
+    from matches.players.rating_graph import RatingPoint, rating_graph_svg
 
     visible = Q(match__table__is_public=True)
     if viewer_user is not None and getattr(viewer_user, "is_authenticated", False):

@@ -14,8 +14,8 @@ from django.contrib import admin
 
 from matches.forms import TableForm
 from matches.models import Table
+from matches.rest.serializers import TableCreateSerializer, TableSerializer
 from matches.rules import RULES, rule_names, rules_shown
-from matches.serializers import TableCreateSerializer, TableSerializer
 from matches.services import TABLE_RULE_FIELDS
 from tournaments.models import Tournament
 
@@ -35,7 +35,8 @@ django.setup()
 
 from django.contrib import admin
 from django.core.management import call_command
-from matches import forms, serializers, services
+from matches import forms, services
+from matches.rest import serializers
 from matches.models import Table
 from tournaments.models import Tournament
 

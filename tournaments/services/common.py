@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from matches.broadcast import broadcast_on_commit
 from matches.errors import ServiceError
 from matches.models import Match, MatchStatus
+from matches.services.broadcast import broadcast_on_commit
 from tavla.engine.scores import final_score_problem
 from tournaments import formats
 from tournaments.models import Pairing, Tournament, TournamentLog

@@ -81,7 +81,7 @@ SEED_STEPS.append(seed_tournament)
 
 
 def seed_match_play(report: Report) -> None:
-    from matches.demo import seed_match_demo
+    from matches.demo.tables import seed_match_demo
 
     seed_match_demo(report)
 
@@ -90,7 +90,7 @@ SEED_STEPS.append(seed_match_play)
 
 
 def seed_clock(report: Report) -> None:
-    from matches.demo_clock import seed_clock_demo
+    from matches.demo.clock import seed_clock_demo
 
     seed_clock_demo(report)
 

@@ -1,0 +1,67 @@
+"""Rematch: when a match is over, both of its players agree and the next one starts at once.
+
+Either player asks (``match_rematch``); the other accepts by asking too, and a new match
+begins at the same table with the same rules and the same seats. Either may withdraw or
+decline (``accept=False``), which clears the offers. The offers are part of the finished
+match's state (``rematch``), so both boards show "X wants a rematch" live. A tournament
+pairing's table has no rematch (``tournaments`` refuses through ``rematch_requested``).
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from matches import selectors, services
+from matches.errors import ServiceError
+from matches.models import Match, MatchStatus, Player, Table
+from matches.services import broadcast
+from matches.signals import rematch_requested
+from matches.state import load_state
+
+
+@transaction.atomic
+def match_rematch(*, match_id: int, player: Player | None, accept: bool = True) -> Match:
+    """Ask for (or accept) a rematch of the finished ``match_id``; returns the new match
+    when both players agreed, else the finished match with the offers updated."""
+    if player is None:
+        raise ServiceError("not_authenticated", "Log in to ask for a rematch.")
+    match = (Match.objects.select_for_update(of=("self",))
+             .select_related("table", "table__seat0", "table__seat1", "player0", "player1")
+             .get(pk=match_id))
+    if match.status == MatchStatus.PLAYING:
+        raise ServiceError("match_in_progress", "The match is still being played.")
+    seat = match.seat_of(player)
+    if seat is None:
+        raise ServiceError("not_a_player", "Only the match's players can play a rematch.")
+    table = Table.objects.select_for_update().get(pk=match.table_id)
+    newer = table.matches.filter(pk__gt=match.pk).exists()
+    if newer or table.seat0_id not in (None, match.player0_id) \
+            or table.seat1_id not in (None, match.player1_id):
+        raise ServiceError("rematch_unavailable", "The table has moved on since this match.")
+    for _receiver, reason in rematch_requested.send(sender=Table, table=table):
+        if reason:
+            raise ServiceError("rematch_unavailable", str(reason))
+    if not accept:
+        if match.rematch_offers:
+            match.rematch_offers = []
+            _save_offers(match)
+        return match
+    offers = sorted({*match.rematch_offers, seat})
+    if offers != [0, 1]:
+        if offers != match.rematch_offers:
+            match.rematch_offers = offers
+            _save_offers(match)
+        return match
+    match.rematch_offers = []
+    match.save(update_fields=["rematch_offers"])
+    table.seat0_id, table.seat1_id = match.player0_id, match.player1_id
+    table.save(update_fields=["seat0", "seat1"])
+    return services.match_start(table=table)
+
+
+def _save_offers(match: Match) -> None:
+    """Store the offers and push them to every board of the table (a new version)."""
+    match.version += 1
+    match.save(update_fields=["rematch_offers", "version"])
+    broadcast.push_state_on_commit(match.table_id,
+                                   selectors.live_update(match, load_state(match)))
