@@ -6,14 +6,15 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin
+from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path
 from django.utils.translation import gettext_lazy as _
 
-from matches.admin import ReadOnlyMixin
 from matches.models import MatchAnalysis
 from matches.referee import fairplay
+from matches.referee.read_only import ReadOnlyMixin
 from matches.secret_fields import SecretFieldsGuard
 
 
@@ -36,8 +37,6 @@ class MatchAnalysisAdmin(SecretFieldsGuard, ReadOnlyMixin, admin.ModelAdmin):
 
     def fair_play_view(self, request: HttpRequest) -> HttpResponse:
         if not self.has_view_permission(request):
-            from django.core.exceptions import PermissionDenied
-
             raise PermissionDenied
         context: dict[str, Any] = {
             **self.admin_site.each_context(request),

@@ -1,5 +1,7 @@
 """The referee's pages inside the admin: the move-by-move replay, adjudicate, void, verify and
-``.mat`` export of one match. :class:`matches.admin.MatchAdmin` wires them into its URLs.
+``.mat`` export of one match. :class:`matches.admin.MatchAdmin` wires them into its URLs and
+passes itself as ``admin``; the views use only what every ``ModelAdmin`` has (site,
+permissions, log), so they need not import it back.
 
 Every change is a call to :mod:`matches.services`; these views only ask and show.
 """
@@ -9,10 +11,11 @@ from __future__ import annotations
 import io
 import zipfile
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django import forms
 from django.contrib import messages
+from django.contrib.admin import ModelAdmin
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
@@ -31,9 +34,6 @@ from matches.review import review_data
 from matches.ui_strings import board_strings, review_strings
 from tavla.engine import EngineError
 from tavla.engine.match import MatchState
-
-if TYPE_CHECKING:
-    from matches.admin import MatchAdmin
 
 ADJUDICATE_PERMISSION = "matches.adjudicate_match"
 
@@ -69,7 +69,7 @@ class VoidForm(forms.Form):
 # -- views ------------------------------------------------------------------------------------
 
 
-def _context(admin: MatchAdmin, request: HttpRequest, match: Match,
+def _context(admin: ModelAdmin[Match], request: HttpRequest, match: Match,
              title: str, **extra: Any) -> dict[str, Any]:
     return {
         **admin.admin_site.each_context(request),
@@ -84,7 +84,7 @@ def _context(admin: MatchAdmin, request: HttpRequest, match: Match,
     }
 
 
-def get_match(admin: MatchAdmin, request: HttpRequest, match_id: int) -> Match:
+def get_match(admin: ModelAdmin[Match], request: HttpRequest, match_id: int) -> Match:
     match = get_object_or_404(
         Match.objects.select_related("player0", "player1", "table", "winner"), pk=match_id)
     if not admin.has_view_permission(request, match):
@@ -105,7 +105,7 @@ def _step_row(index: int, step: ReplayStep) -> dict[str, Any]:
     }
 
 
-def replay_view(admin: MatchAdmin, request: HttpRequest, match_id: int) -> HttpResponse:
+def replay_view(admin: ModelAdmin[Match], request: HttpRequest, match_id: int) -> HttpResponse:
     """The board after any event of the log (``?step=N`` opens there; stepping happens in the
     page, on the review component), with the whole log beside it."""
     match = get_match(admin, request, match_id)
@@ -145,7 +145,7 @@ def replay_view(admin: MatchAdmin, request: HttpRequest, match_id: int) -> HttpR
     return TemplateResponse(request, "admin/matches/match/replay.html", context)
 
 
-def adjudicate_view(admin: MatchAdmin, request: HttpRequest, match_id: int) -> HttpResponse:
+def adjudicate_view(admin: ModelAdmin[Match], request: HttpRequest, match_id: int) -> HttpResponse:
     match = get_match(admin, request, match_id)
     if not request.user.has_perm(ADJUDICATE_PERMISSION):
         raise PermissionDenied
@@ -177,7 +177,7 @@ def adjudicate_view(admin: MatchAdmin, request: HttpRequest, match_id: int) -> H
     return TemplateResponse(request, "admin/matches/match/adjudicate.html", context)
 
 
-def void_view(admin: MatchAdmin, request: HttpRequest, match_id: int) -> HttpResponse:
+def void_view(admin: ModelAdmin[Match], request: HttpRequest, match_id: int) -> HttpResponse:
     match = get_match(admin, request, match_id)
     if not request.user.has_perm(ADJUDICATE_PERMISSION):
         raise PermissionDenied
@@ -209,7 +209,7 @@ def report_verification(request: HttpRequest, matches: Iterable[Match]) -> None:
             messages.error(request, f"Match #{match.pk} does NOT verify: {result.detail}.")
 
 
-def verify_view(admin: MatchAdmin, request: HttpRequest, match_id: int) -> HttpResponse:
+def verify_view(admin: ModelAdmin[Match], request: HttpRequest, match_id: int) -> HttpResponse:
     match = get_match(admin, request, match_id)
     if request.method != "POST":
         return HttpResponse(status=405, headers={"Allow": "POST"})
@@ -217,7 +217,7 @@ def verify_view(admin: MatchAdmin, request: HttpRequest, match_id: int) -> HttpR
     return HttpResponseRedirect(reverse("admin:matches_match_change", args=[match.pk]))
 
 
-def mat_view(admin: MatchAdmin, request: HttpRequest, match_id: int) -> HttpResponse:
+def mat_view(admin: ModelAdmin[Match], request: HttpRequest, match_id: int) -> HttpResponse:
     return mat_response(Match.objects.filter(pk=get_match(admin, request, match_id).pk))
 
 
