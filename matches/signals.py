@@ -12,3 +12,8 @@ match_finished = Signal()
 # Sent with ``table`` before a rematch starts there; a receiver returning a reason (text)
 # refuses it (tournaments: a pairing's table is for its one match).
 rematch_requested = Signal()
+
+# Sent with ``match`` (saved, not over) when a bot is to act at its current version; the
+# bots (:mod:`matches.gnubg.bots`) queue its turn. The services sit below the bots and do
+# not import them: this is their one way up.
+bot_to_act = Signal()

@@ -21,6 +21,7 @@ from matches.audit import mat_export
 from matches.errors import ServiceError
 from matches.models import AnalysisStatus, Match, MatchAnalysis, MatchStatus
 from tavla.analysis import analyse_record, read_mat
+from tavla.celery import app
 
 logger = logging.getLogger(__name__)
 
@@ -28,6 +29,10 @@ logger = logging.getLogger(__name__)
 def analysis_plies() -> int:
     """The level analyses are made at (``TAVLA_ANALYSIS_PLIES``: 0, 1 or 2)."""
     return int(getattr(settings, "TAVLA_ANALYSIS_PLIES", 0))
+
+
+# The analysis queue's task (:mod:`matches.gnubg.tasks`), asked for by its registered name.
+ANALYSE_MATCH_TASK = "matches.analyse_match"
 
 
 def analysis_request(match: Match) -> MatchAnalysis | None:
@@ -40,13 +45,11 @@ def analysis_request(match: Match) -> MatchAnalysis | None:
         match=match, defaults={"status": AnalysisStatus.PENDING, "error": "",
                                "plies": analysis_plies()},
     )
-    from matches.gnubg.tasks import analyse_match
-
     match_id = match.pk
 
     def enqueue() -> None:
         try:
-            analyse_match.delay(match_id)
+            app.signature(ANALYSE_MATCH_TASK, args=(match_id,)).apply_async()
         except Exception:  # noqa: BLE001 - a broker outage must not undo the match's end
             logger.exception("could not queue the analysis of match %s", match_id)
 

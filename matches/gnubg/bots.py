@@ -22,6 +22,7 @@ from matches.errors import ServiceError
 from matches.models import Match, Player, Table
 from matches.state import load_state
 from tavla.analysis import bots as bot_brain
+from tavla.celery import app
 from tavla.engine.actions import Double, Drop, PlayMove, Take
 from tavla.engine.game import Phase
 from tavla.engine.plays import Play
@@ -80,17 +81,25 @@ def pause_seconds() -> float:
     return _RNG.uniform(float(low), float(high))
 
 
+# The bot queue's task (:mod:`matches.gnubg.tasks`), asked for by its registered name.
+BOT_TURN_TASK = "matches.bot_turn"
+
+
+def on_bot_to_act(sender: Any, match: Match, **kwargs: Any) -> None:
+    """:data:`matches.signals.bot_to_act` receiver: queue the bot's turn."""
+    schedule_bot_turn(match)
+
+
 def schedule_bot_turn(match: Match) -> None:
     """After the transaction commits, queue the bot's turn for ``match`` at its current
     version. Caller holds the match lock and has just saved it; the task checks again
     whether a bot must act."""
-    from matches.gnubg.tasks import bot_turn
-
     match_id, version = match.pk, match.version
 
     def enqueue() -> None:
         try:
-            bot_turn.apply_async((match_id, version), countdown=pause_seconds())
+            app.signature(BOT_TURN_TASK, args=(match_id, version)).apply_async(
+                countdown=pause_seconds())
         except Exception:  # noqa: BLE001 - a broker outage must not fail a player's move
             logger.exception("could not queue the bot's turn in match %s", match_id)
 

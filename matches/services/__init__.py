@@ -20,6 +20,7 @@ above the services (sockets, API, admin, bots).
 """
 
 from matches.errors import ServiceError
+from matches.players.accounts import player_for_user
 from matches.services.decisions import (
     Verification,
     match_adjudicate,
@@ -41,7 +42,6 @@ from matches.services.tables import (
     clock_preset_fields,
     current_match,
     match_start,
-    player_for_user,
     table_create,
     table_new_invite,
     table_sit,

@@ -20,7 +20,7 @@ from matches.models import (
 from matches.services import broadcast, presence, statements
 from matches.services.finish import _finish_match
 from matches.services.log import _actor_id, _log_action, _require_player, _save
-from matches.signals import match_finished
+from matches.signals import bot_to_act, match_finished
 from matches.state import (
     MatchDice,
     awaiting_client_seeds,
@@ -234,9 +234,7 @@ def _advance(match: Match, state: MatchState, events: list[Event], now: datetime
         match_finished.send(sender=Match, match=match)
     broadcast.push_state_on_commit(match.table_id, selectors.live_update(match, state))
     if match.has_bot and not state.is_over:
-        from matches.gnubg.bots import schedule_bot_turn
-
-        schedule_bot_turn(match)
+        bot_to_act.send(sender=Match, match=match)
     return state
 
 

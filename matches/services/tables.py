@@ -33,16 +33,6 @@ from tavla.engine.match import MatchState
 # -- players and tables --------------------------------------------------------------------
 
 
-def player_for_user(user: Any) -> Player:
-    """The player of ``user``, created on first use (display name: the username)."""
-    if user is None or not getattr(user, "is_authenticated", False):
-        raise ServiceError("not_authenticated", "Log in to play.")
-    player, _created = Player.objects.get_or_create(
-        user=user, defaults={"display_name": user.get_username()[:40]}
-    )
-    return player
-
-
 # The keyword arguments of table_create: every option of matches.rules.
 TABLE_RULE_FIELDS: Final = rule_names()
 
