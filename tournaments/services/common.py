@@ -21,6 +21,16 @@ class TournamentError(ServiceError):
 # -- helpers -------------------------------------------------------------------------------
 
 
+def has_divisions(tournament_id: int) -> bool:
+    """Whether the tournament is an event with divisions."""
+    return Tournament.objects.filter(event_id=tournament_id).exists()
+
+
+def divisions_of(event: Tournament) -> list[Tournament]:
+    """An event's divisions, in their order."""
+    return list(event.divisions.order_by("division_order", "pk"))
+
+
 def locked(tournament_id: int) -> Tournament:
     try:
         return Tournament.objects.select_for_update().get(pk=tournament_id)
