@@ -15,6 +15,7 @@ import os
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -192,8 +193,6 @@ _TEST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
 # a REDIS_URL of its own (a private server in a fault test) keeps it as given.
 if _TEST_WORKER and os.environ.get("TAVLA_REDIS_FOR_WORKER") != _TEST_WORKER:
     if not REDIS_IS_EMBEDDED:
-        from urllib.parse import urlsplit, urlunsplit
-
         _parts = urlsplit(REDIS_URL)
         _db = (int(_parts.path.strip("/") or 0) + int(_TEST_WORKER.removeprefix("gw") or 0)) % 16
         REDIS_URL = urlunsplit(_parts._replace(path=f"/{_db}"))

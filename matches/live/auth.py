@@ -14,6 +14,7 @@ from channels.auth import AuthMiddleware
 from channels.db import database_sync_to_async
 from channels.middleware import BaseMiddleware
 from channels.sessions import CookieMiddleware, InstanceSessionWrapper, SessionMiddleware
+from rest_framework.authtoken.models import Token
 
 
 def token_key(headers: list[tuple[bytes, bytes]]) -> str | None:
@@ -28,8 +29,6 @@ def token_key(headers: list[tuple[bytes, bytes]]) -> str | None:
 
 def user_of_token(key: str) -> Any:
     """The active user owning the API token ``key``, else ``None``."""
-    from rest_framework.authtoken.models import Token
-
     token = Token.objects.select_related("user").filter(key=key).first()
     if token is None or not token.user.is_active:
         return None

@@ -30,6 +30,8 @@ from django.utils import timezone
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from matches.services import clocks
+from tavla.celery import app
 from tavla.queues import CLOCK_QUEUE
 from tavla.redis_client import redis_client
 from tavla.tasks import BEAT_COUNT_KEY, BEAT_LAST_KEY
@@ -70,8 +72,6 @@ def check_redis() -> str:
 
 def check_celery() -> str:
     """At least one worker answers a broadcast ping within a second."""
-    from tavla.celery import app
-
     try:
         replies = app.control.ping(timeout=1, limit=1)
     except Exception as exc:
@@ -92,8 +92,6 @@ def beat_age(beat: str | None, now: datetime) -> float | None:
 def clock_state(now: datetime) -> dict[str, Any]:
     """What ``clock`` reports: the last sweep, the clock queue and the oldest overdue
     deadline. Needs Redis and the database."""
-    from matches.services import clocks
-
     sweep = clocks.last_sweep()
     finished = None if sweep is None else float(sweep["finished"])
     # The Redis broker keeps a queue as a list named after it.
