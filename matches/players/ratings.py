@@ -1,4 +1,4 @@
-"""FIBS ratings, the backgammon servers' standard (see RULES.md, "Ratings").
+"""FIBS ratings, the backgammon servers' standard (``docs/protocol.md``, "Ratings").
 
 Pure arithmetic: the service decides when a match is rated and records the change.
 """
