@@ -90,8 +90,8 @@ def main() -> None:
     settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     call_command("migrate", verbosity=0)
     from matches import services
-    from matches.dice_seeds import match_client_seed
     from matches.models import Match, MatchStatus
+    from matches.services.dice_seeds import match_client_seed
     from matches.state import load_state
 
     rng = random.Random(args.seed)

@@ -42,7 +42,7 @@ push was waited for by the database thread, and every board decoded and re-encod
     500 tables, 3 s:   not measured: the 1,150 sockets did not all open in 5 minutes
     150 tables, 1 s, no spectators: 101 actions/s at saturation, 11.5 ms per action
 
-After (1 Dec 2026, 16:44-16:52 UTC, a fresh database; matches/statements.py compiles the
+After (1 Dec 2026, 16:44-16:52 UTC, a fresh database; matches/services/statements.py compiles the
 action's statements once per thread, pushes carry the state as JSON text encoded once,
 a socket's pushes are handed to its loop, and the web process's collector is tuned):
 
@@ -122,7 +122,7 @@ per action, 500 x 3 s p99 87 ms. With it (but see the run after this one):
 
 Now (3 Dec 2026, 07:47-07:56 UTC, nothing else running, calibration 49-51 ms in every
 scenario: the same machine speed): a process joins each table's states group once and
-writes to its boards in one loop, the players' first (matches/fanout.py); a frame goes to
+writes to its boards in one loop, the players' first (matches/live/fanout.py); a frame goes to
 the kernel at once when nothing waits in Twisted's buffer; sockets no longer wrap every send
 to watch the session; the crowd's spectators have bot processes of their own, and the bots
 read frames on websockets' sans-I/O protocol. The same morning, on the last stop's code:
@@ -263,7 +263,7 @@ def start_servers(count: int, env: dict[str, str]) -> Servers:
         log = (logs / f"daphne-{port}.log").open("wb")  # the servers' tracebacks, if any
         servers.processes.append(subprocess.Popen(
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-             "--websocket_connect_timeout", "30", "tavla.asgi:application"],  # as the Procfile
+             "--websocket_connect_timeout", "30", "tavla.site.asgi:application"],  # as the Procfile
             cwd=BASE_DIR, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
         ))
         servers.urls.append(f"http://127.0.0.1:{port}")

@@ -30,7 +30,7 @@ Again (3 Dec 2026, 08:12 UTC, quiet), paced players, one state to each board in 
     p99 ratio 1.59 (target <= 2.0); the flooders sent 6,350 messages over 10 connections,
     then 87,989 reconnections were closed unread.
 
-Before the fuse in daphne's frame reader (tavla.daphne_protocol) the same ten sockets wrote
+Before the fuse in daphne's frame reader (tavla.site.daphne_protocol) the same ten sockets wrote
 2.46 million frames in 25 s and were never closed (daphne queued every frame; the
 consumer's 1008 never went out), and a new board on the process waited 8-10 s; with the
 fuse but without the penalty at accept, the flooders' 450 refused handshakes a second took

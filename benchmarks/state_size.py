@@ -67,7 +67,7 @@ def main() -> None:
         services.table_sit(table_id=table.pk, player=player)
     match = Match.objects.get(table=table)
     rng = random.Random(args.seed)
-    from matches.dice_seeds import match_client_seed
+    from matches.services.dice_seeds import match_client_seed
 
     for player in players:  # the first roll waits for both players' seeds (docs/dice.md)
         match_client_seed(match_id=match.pk, player=player, seed=rng.randbytes(32).hex())

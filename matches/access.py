@@ -18,6 +18,7 @@ from django.db.models import Q
 
 from matches.errors import ServiceError
 from matches.models import Match, MatchStatus, Player, Table
+from matches.players.accounts import player_for_user
 
 SESSION_KEY = "tavla_invites"  # {str(table id): token} in the browser's session
 
@@ -60,12 +61,10 @@ def board_access(table_id: int, user: Any, invite: str | None = None
 
     Raises ``Table.DoesNotExist``; :class:`ServiceError` when a private table is not theirs.
     """
-    from matches import services
-
     table = Table.objects.get(pk=table_id)
     player = None
     if user is not None and getattr(user, "is_authenticated", False):
-        player = services.player_for_user(user)
+        player = player_for_user(user)
         player.user = user  # already loaded by the auth middleware: the services need it
     seated = player is not None and plays_at(table, player)
     if not seated and not may_watch(table, player, invite):

@@ -2,7 +2,7 @@
 
 Matches, games and events are read-only for everyone: they change only through
 :mod:`matches.services`, which the referee pages (replay, adjudicate, void, verify, ``.mat``
-export; see :mod:`matches.admin_views`) call. Referees (the "Referees" group, created by a
+export; see :mod:`matches.referee.views`) call. Referees (the "Referees" group, created by a
 migration) may view everything here and adjudicate, but edit no table and no user.
 """
 
@@ -20,24 +20,14 @@ from django.urls import URLPattern, path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from matches import admin_views, services
+from matches import services
+from matches.chat import admin as chat_admin  # noqa: F401 - registers the chat models
 from matches.models import Event, Game, Match, Player, RatingRecord, Table
+from matches.referee import analysis_admin  # noqa: F401 - registers the analysis pages
+from matches.referee import views as admin_views
+from matches.referee.read_only import ReadOnlyMixin
 from matches.rules import rule_fieldsets
 from matches.secret_fields import SecretFieldsGuard
-
-
-class ReadOnlyMixin:
-    """Nobody adds, edits or deletes these rows through the admin: services own them."""
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
 
 # -- players -----------------------------------------------------------------------------------
 
@@ -234,6 +224,3 @@ class EventAdmin(SecretFieldsGuard, ReadOnlyMixin, admin.ModelAdmin):
     list_filter = ["kind"]
     search_fields = ["=match__id"]
     list_select_related = ["match__player0", "match__player1", "actor"]
-
-# Registers the analysis pages and the chat models (they import this module's mixins).
-from matches import analysis_admin, chat_admin  # noqa: E402,F401

@@ -7,7 +7,7 @@ class ServiceError(Exception):
     """A refused request; nothing was changed.
 
     ``code`` is stable for programs (the socket sends it as ``error``, the REST API maps it to
-    an HTTP status in :mod:`matches.api_errors`); ``detail`` is for people. Services raise it
+    an HTTP status in :mod:`matches.rest.errors`); ``detail`` is for people. Services raise it
     when a rule refuses a request; consumers raise it for a malformed message before any
     service is called.
     """

@@ -10,6 +10,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 
 from matches.models import Player
+from matches.players.accounts import player_for_user
 from matches.rules import RULES
 from tavla.engine.clock import PRESETS
 
@@ -53,8 +54,6 @@ class TableForm(forms.Form):
             if user is None:
                 raise forms.ValidationError(_("No member is called %(name)s."),
                                             params={"name": username})
-            from matches.services import player_for_user
-
             player = player_for_user(user)
         return player
 

@@ -29,7 +29,7 @@ class Player(models.Model):
         _("experience"), default=0,
         help_text=_("Sum of the lengths of finished rated matches."),
     )
-    # A bot plays through the same services as everyone (matches/bots.py); its strength is
+    # A bot plays through the same services as everyone (matches/gnubg/bots.py); its strength is
     # a key of tavla.analysis.bots.STRENGTHS.
     is_bot = models.BooleanField(_("bot"), default=False)
     bot_strength = models.CharField(_("bot strength"), max_length=20, blank=True)
@@ -134,7 +134,8 @@ class Table(TableRules):
     )
     # A late-arrival penalty (a tournament's rule, set when the pairing reserves the table):
     # late_penalty_points to the opponent per full late_penalty_minutes a player sits down
-    # after reserved_at, as the match's starting score (matches.late_penalty.late_start_score).
+    # after reserved_at, as the match's starting score
+    # (matches.services.late_penalty.late_start_score).
     reserved_at = models.DateTimeField(_("reserved at"), null=True, blank=True)
     late_penalty_points = models.PositiveSmallIntegerField(_("late-arrival penalty (points)"),
                                                            default=0)
@@ -220,7 +221,7 @@ class Match(models.Model):
     started_at = models.DateTimeField(_("started"), auto_now_add=True, db_index=True)
     finished_at = models.DateTimeField(_("finished"), null=True, blank=True)
     has_bot = models.BooleanField(_("a bot plays"), default=False)
-    # Seats whose player asked for a rematch once this match was over (matches.rematch).
+    # Seats whose player asked for a rematch once this match was over (matches.services.rematch).
     rematch_offers: models.JSONField[Any] = models.JSONField(
         _("rematch asked by seats"), default=list, blank=True)
 
@@ -367,7 +368,7 @@ class AnalysisStatus(models.TextChoices):
 
 
 class MatchAnalysis(models.Model):
-    """GNU Backgammon's analysis of a finished match (matches/analysis.py), made on the
+    """GNU Backgammon's analysis of a finished match (matches/gnubg/analysis.py), made on the
     analysis queue. ``players`` and ``decisions`` are :class:`tavla.analysis.MatchAnalysis`
     as JSON; ``pr0``/``pr1`` are copied out for the fair-play review."""
 
@@ -394,7 +395,7 @@ class MatchAnalysis(models.Model):
     def __str__(self) -> str:
         return f"analysis of {self.match_id}"
 class ChatRoom(models.TextChoices):
-    """A table has two rooms, kept apart while a match is played (see ``matches.chat``)."""
+    """A table has two rooms, kept apart while a match is played (see ``matches.chat.rooms``)."""
 
     PLAYERS = "players", _("players")
     SPECTATORS = "spectators", _("spectators")

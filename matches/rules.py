@@ -4,7 +4,8 @@ Everything that lists the options derives from :data:`RULES`: the model fields o
 :class:`matches.models.Table` and of a tournament's table template
 (:class:`tournaments.models.Tournament`), the keyword arguments
 :func:`matches.services.table_create` accepts, the REST serializers, the admin fieldsets, the
-lobby's new-table form and the rules a board and the lobby show (:func:`rules_shown`). A new
+lobby's new-table form and the rules a board and the lobby show
+(:func:`matches.selectors.rules_shown`). A new
 table option is one more :class:`Rule` here (and its migration); ``tests/matches/test_rules.py``
 adds a fake one and finds it everywhere.
 
@@ -25,7 +26,6 @@ from django.utils.translation import gettext_lazy as _
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise as Label
 
-    from matches.models import Table
 
 Kind = Literal["flag", "seconds", "points", "choice"]
 
@@ -187,17 +187,3 @@ def add_rule_fields(model: type[models.Model]) -> None:
     template: bool = getattr(model, "is_template", False)
     for rule in rules_for(template=template):
         model.add_to_class(rule.name, rule.model_field(template=template))
-
-
-def rules_shown(table: Table) -> dict[str, Any]:
-    """The rules a table plays, as the lobby and the board show them (``rules`` of a table)."""
-    shown: dict[str, Any] = {rule.shown: getattr(table, rule.name)
-                             for rule in RULES if rule.shown is not None}
-    control = table.time_control()
-    clock = None
-    if control is not None:
-        clock = {"delay": control.delay, "reserve": control.reserve_for(table.match_length),
-                 "reserve_per_point": control.reserve_per_point or None,
-                 "flag_penalty": table.flag_penalty}
-    shown["clock"] = clock
-    return shown

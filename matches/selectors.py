@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from matches import jsontext
 from matches.models import Event, Match, MatchStatus, Player, Table
-from matches.rules import rules_shown
+from matches.rules import RULES
 from matches.state import client_seeds_state, full_state, load_state
 from tavla.engine.clock import Clock
 from tavla.engine.game import GameRecord, Phase
@@ -29,6 +29,20 @@ from tavla.engine.position import Position
 PROTOCOL_VERSION: Final = 1
 
 LOBBY_SIZE: Final = 100
+
+
+def rules_shown(table: Table) -> dict[str, Any]:
+    """The rules a table plays, as the lobby and the board show them (``rules`` of a table)."""
+    shown: dict[str, Any] = {rule.shown: getattr(table, rule.name)
+                             for rule in RULES if rule.shown is not None}
+    control = table.time_control()
+    clock = None
+    if control is not None:
+        clock = {"delay": control.delay, "reserve": control.reserve_for(table.match_length),
+                 "reserve_per_point": control.reserve_per_point or None,
+                 "flag_penalty": table.flag_penalty}
+    shown["clock"] = clock
+    return shown
 
 
 def board_dict(board: Position) -> dict[str, Any]:

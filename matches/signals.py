@@ -7,7 +7,9 @@ back with it.
 from django.dispatch import Signal
 
 # Sent with ``match`` and ``state`` (its engine state) after every change of a match is
-# written (:mod:`matches.services.change`), inside its transaction: the bots queue their turn.
+# written (:mod:`matches.services.change`), inside its transaction. The bots
+# (:mod:`matches.gnubg.bots`) queue their turn: the services sit below the bots and do not
+# import them, so this is their one way up.
 match_changed = Signal()
 
 # Sent with ``match`` (a finished :class:`matches.models.Match`).
@@ -16,3 +18,4 @@ match_finished = Signal()
 # Sent with ``table`` before a rematch starts there; a receiver returning a reason (text)
 # refuses it (tournaments: a pairing's table is for its one match).
 rematch_requested = Signal()
+

@@ -1,4 +1,4 @@
-"""Celery tasks of match play: thin callers of :mod:`matches.clocks`.
+"""Celery tasks of match play: thin callers of :mod:`matches.services.clocks`.
 
 Beat sends ``sweep_expired_clocks`` every ``TAVLA_CLOCK_SWEEP_SECONDS`` (``CELERY_BEAT_SCHEDULE``)
 to the clock queue, which has workers of its own (``tavla.queues``), so it never waits behind
@@ -12,7 +12,7 @@ from typing import Any
 
 from celery import shared_task
 
-from matches import clocks
+from matches.services import clocks
 
 
 @shared_task(name="matches.sweep_expired_clocks", ignore_result=True)

@@ -38,7 +38,7 @@ def review_strings() -> dict[str, str]:
 
 def board_strings() -> dict[str, str]:
     return {
-        # players' terms (RULES.md gives the Persian ones)
+        # players' terms (the Persian ones, as players say them, are in locale/fa)
         "pips": _("pips"),
         "bar": _("bar"),
         "cube": _("cube"),

@@ -1,8 +1,9 @@
-"""Pages of live play (included at the site root by ``tavla.urls``)."""
+"""Pages of live play (included at the site root by ``tavla.site.urls``)."""
 
 from django.urls import path
 
-from matches import bot_views, views
+from matches import views
+from matches.gnubg import bot_views
 
 urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),

@@ -1,7 +1,7 @@
 """Pages of live play: the lobby, a table's board, sign-up and a player's page.
 
 Thin callers of :mod:`matches.services`; the board itself lives in ``static/board.js`` and
-talks to :mod:`matches.consumers` over a WebSocket.
+talks to :mod:`matches.live.consumers` over a WebSocket.
 """
 
 from __future__ import annotations
@@ -18,11 +18,12 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from matches import access, profiles, services
+from matches import access, services
 from matches.errors import ServiceError
 from matches.forms import SignUpForm, TableForm
 from matches.models import Match, MatchStatus, Player, Table
-from matches.rating_graph import rating_graph_svg
+from matches.players import profiles
+from matches.players.rating_graph import rating_graph_svg
 from matches.review import can_review, review_data
 from matches.selectors import lobby_tables, table_state
 from matches.ui_strings import board_strings, lobby_strings, review_strings
@@ -195,7 +196,7 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
     return render(request, "matches/player.html", {
         "player": player, "rows": rows,
         "history": player.rating_history.select_related("match").order_by("-created_at")[:10],
-        # Built from numbers and escaped text only (see matches.rating_graph).
+        # Built from numbers and escaped text only (see matches.players.rating_graph).
         "rating_graph": mark_safe(rating_graph_svg(
             profiles.rating_points(player), title=_("Rating history"),
             format_number=lambda number: localized_digits(str(number)))),

@@ -5,7 +5,7 @@
 * :class:`ApiBodyLimitMiddleware` — a request under ``/api/`` whose declared body is larger
   than ``settings.TAVLA_API_MAX_BODY_BYTES`` is refused with 413 ``too_large`` before anything
   reads it. Bodies that hide their size (chunked) meet Django's own
-  ``DATA_UPLOAD_MAX_MEMORY_SIZE``, which :mod:`matches.api_errors` answers with the same 413.
+  ``DATA_UPLOAD_MAX_MEMORY_SIZE``, which :mod:`matches.rest.errors` answers with the same 413.
 """
 
 from __future__ import annotations

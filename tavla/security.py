@@ -1,6 +1,6 @@
 """Login lockout (django-axes): the backend and the answer a locked-out login gets.
 
-The WebSocket limits are in :mod:`matches.socket_limits`; every limit and its error is listed
+The WebSocket limits are in :mod:`matches.live.socket_limits`; every limit and its error is listed
 in ``docs/protocol.md``.
 
 * :class:`LockoutBackend` — django-axes' standalone backend, first in

@@ -15,6 +15,7 @@ import os
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -124,9 +125,9 @@ MIDDLEWARE = [
     "axes.middleware.AxesMiddleware",
 ]
 
-ROOT_URLCONF = "tavla.urls"
-WSGI_APPLICATION = "tavla.wsgi.application"
-ASGI_APPLICATION = "tavla.asgi.application"
+ROOT_URLCONF = "tavla.site.urls"
+WSGI_APPLICATION = "tavla.site.wsgi.application"
+ASGI_APPLICATION = "tavla.site.asgi.application"
 
 TEMPLATES = [
     {
@@ -192,8 +193,6 @@ _TEST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
 # a REDIS_URL of its own (a private server in a fault test) keeps it as given.
 if _TEST_WORKER and os.environ.get("TAVLA_REDIS_FOR_WORKER") != _TEST_WORKER:
     if not REDIS_IS_EMBEDDED:
-        from urllib.parse import urlsplit, urlunsplit
-
         _parts = urlsplit(REDIS_URL)
         _db = (int(_parts.path.strip("/") or 0) + int(_TEST_WORKER.removeprefix("gw") or 0)) % 16
         REDIS_URL = urlunsplit(_parts._replace(path=f"/{_db}"))
@@ -237,7 +236,7 @@ CELERY_BEAT_SCHEDULER = "celery.beat:Scheduler"
 # Each kind of work has its own queue and workers (tavla/queues.py).
 CELERY_TASK_DEFAULT_QUEUE = DEFAULT_QUEUE
 CELERY_TASK_ROUTES = task_routes()
-# The clock sweep: how often beat sends it to the clock queue (matches/clocks.py).
+# The clock sweep: how often beat sends it to the clock queue (matches/services/clocks.py).
 TAVLA_CLOCK_SWEEP_SECONDS = float(os.environ.get("TAVLA_CLOCK_SWEEP_SECONDS", "0.5"))
 # Beat's heartbeat (tavla/tasks.py); /healthz fails when it is three intervals old.
 TAVLA_HEARTBEAT_SECONDS = 5.0
@@ -248,7 +247,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     },
     "heartbeat": {"task": "tavla.tasks.heartbeat", "schedule": TAVLA_HEARTBEAT_SECONDS},
     # Every flag and grace forfeit. No expiry: a queued sweep is never dropped, and one
-    # that finds another has just run does nothing (matches/clocks.py).
+    # that finds another has just run does nothing (matches/services/clocks.py).
     "sweep-expired-clocks": {
         "task": "matches.sweep_expired_clocks", "schedule": TAVLA_CLOCK_SWEEP_SECONDS,
     },
@@ -265,23 +264,23 @@ if TAVLA_SCRIPTED_DICE and not DEBUG:
     raise ImproperlyConfigured(
         "TAVLA_SCRIPTED_DICE is for tests and demonstrations: it is refused with DEBUG off."
     )
-# GNU Backgammon's analysis of finished matches (matches/analysis.py): its depth, 0-2 plies.
+# GNU Backgammon's analysis of finished matches (matches/gnubg/analysis.py): its depth, 0-2 plies.
 TAVLA_ANALYSIS_PLIES = int(os.environ.get("TAVLA_ANALYSIS_PLIES", "0"))
 TAVLA_ANALYSE_FINISHED_MATCHES = env_bool("TAVLA_ANALYSE_FINISHED_MATCHES", True)
-# A bot's human-like pause before each action, seconds (low, high) (matches/bots.py).
+# A bot's human-like pause before each action, seconds (low, high) (matches/gnubg/bots.py).
 TAVLA_BOT_PAUSE = tuple(
     float(x) for x in os.environ.get("TAVLA_BOT_PAUSE", "0.8,2.0").split(",")
 )
 # Open boards refresh their presence this often; one unrefreshed for three intervals counts
-# as closed (matches/presence.py).
+# as closed (matches/services/presence.py).
 TAVLA_PRESENCE_HEARTBEAT = float(os.environ.get("TAVLA_PRESENCE_HEARTBEAT", "10"))
 
-# WebSocket limits per socket and per client (matches/socket_limits.py, docs/protocol.md).
+# WebSocket limits per socket and per client (matches/live/socket_limits.py, docs/protocol.md).
 TAVLA_SOCKET_MAX_FRAME_BYTES = int(os.environ.get("TAVLA_SOCKET_MAX_FRAME_BYTES", "16384"))
 TAVLA_SOCKET_RATE = float(os.environ.get("TAVLA_SOCKET_RATE", "15"))  # messages a second
 TAVLA_SOCKET_BURST = float(os.environ.get("TAVLA_SOCKET_BURST", "30"))
 TAVLA_SOCKET_ABUSE = float(os.environ.get("TAVLA_SOCKET_ABUSE", "60"))  # dropped, then 1008
-# Frames one socket may send in a second before daphne drops it unread (tavla.daphne_protocol).
+# Frames one socket may send in a second before daphne drops it unread (tavla.site.daphne_protocol).
 TAVLA_SOCKET_FUSE = int(os.environ.get("TAVLA_SOCKET_FUSE", "120"))
 TAVLA_SOCKET_PENALTY_SECONDS = float(os.environ.get("TAVLA_SOCKET_PENALTY_SECONDS", "60"))
 TAVLA_SOCKET_READ_BURST = float(os.environ.get("TAVLA_SOCKET_READ_BURST", "5"))  # sync, history
@@ -335,7 +334,7 @@ REST_FRAMEWORK = {
         "tavla.throttles.UserRateThrottle",
     ],
     # Every API error as {"error": code, "detail": text}.
-    "EXCEPTION_HANDLER": "matches.api_errors.api_exception_handler",
+    "EXCEPTION_HANDLER": "matches.rest.errors.api_exception_handler",
 }
 # Requests per minute (see tavla.throttles); the environment may raise or lower them.
 TAVLA_API_RATES = {

@@ -3,7 +3,7 @@ endpoint by address. Rates come from ``settings.TAVLA_API_RATES`` at request tim
 rate a client gets 429 ``rate_limited`` (the API's JSON error) with ``Retry-After``.
 
 Login lockout is in :mod:`tavla.security`, the WebSocket limits in
-:mod:`matches.socket_limits`; every limit is listed in ``docs/protocol.md``.
+:mod:`matches.live.socket_limits`; every limit is listed in ``docs/protocol.md``.
 """
 
 from __future__ import annotations

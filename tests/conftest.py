@@ -137,7 +137,7 @@ def _first_roll_at_once(settings: Any) -> None:
 @pytest.fixture(autouse=True)
 def _fresh_socket_limits() -> None:
     """Each test's sockets start with fresh buckets (they are per process, by address)."""
-    from matches.socket_limits import reset_limits
+    from matches.live.socket_limits import reset_limits
 
     reset_limits()
 

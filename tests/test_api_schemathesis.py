@@ -31,7 +31,7 @@ def api_schema(db: None) -> Iterator[Any]:
     from django.core.signals import request_finished, request_started
     from django.db import close_old_connections
 
-    from tavla.wsgi import application
+    from tavla.site.wsgi import application
 
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)

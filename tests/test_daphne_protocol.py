@@ -1,4 +1,4 @@
-"""Daphne's WebSocket protocol as Tavla installs it (tavla.daphne_protocol), against a real
+"""Daphne's WebSocket protocol as Tavla installs it (tavla.site.daphne_protocol), against a real
 daphne process: the limits' close codes reach the client as documented (1008, 1009, not
 1011), and a socket writing frames as fast as it can is cut off where its frames are read,
 its address refused new sockets for a while, while a board from another address is served

@@ -168,7 +168,7 @@ def test_heartbeat_runs_on_a_real_worker(celery_worker_process: CeleryWorkerProc
 def test_healthz_is_ok_when_database_redis_and_a_worker_are_up(
     client: Client, celery_worker_process: CeleryWorkerProcess
 ) -> None:
-    from matches import clocks
+    from matches.services import clocks
 
     heartbeat()
     clocks.sweep_unless_newer_queued()  # as beat's sweep does: it leaves a trace for /healthz

@@ -17,10 +17,11 @@ from django.core.cache import cache
 from django.test import Client
 from django.utils import timezone
 
-from matches import clocks, services
+from matches import services
 from matches.models import Match
-from tavla import health
+from matches.services import clocks
 from tavla.redis_client import redis_client
+from tavla.site import health
 from tavla.tasks import BEAT_LAST_KEY, heartbeat
 from tests.conftest import CeleryWorkerProcess
 

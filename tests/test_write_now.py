@@ -1,5 +1,5 @@
 """Frames go to the kernel at once when nothing waits in Twisted's buffer, and never overtake
-what waits there (``tavla.daphne_protocol.write_now``)."""
+what waits there (``tavla.site.daphne_protocol.write_now``)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tavla.daphne_protocol import write_now
+from tavla.site.daphne_protocol import write_now
 
 
 @pytest.fixture

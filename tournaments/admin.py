@@ -19,6 +19,8 @@ from django.db import models
 from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from matches.errors import ServiceError
@@ -231,9 +233,6 @@ class TournamentAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("page"))
     def view_on_site_link(self, obj: Tournament) -> str:
-        from django.urls import reverse
-        from django.utils.html import format_html
-
         if obj.pk is None:
             return "-"
         url = reverse("tournaments:detail", args=[obj.pk])

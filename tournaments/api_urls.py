@@ -1,4 +1,4 @@
-"""The tournaments REST API, mounted at ``/api/tournaments/`` by ``tavla.urls``."""
+"""The tournaments REST API, mounted at ``/api/tournaments/`` by ``tavla.site.urls``."""
 
 from rest_framework.routers import SimpleRouter
 

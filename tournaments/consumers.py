@@ -17,8 +17,8 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from matches.live.socket_limits import GuardedSocket
 from matches.models import Player
-from matches.socket_limits import GuardedSocket
 from tournaments.models import Tournament
 from tournaments.notices import notices_for, player_group
 from tournaments.selectors import tournament_group
@@ -61,7 +61,7 @@ CLOSE_NOT_LOGGED_IN = 4401
 
 
 def _player_of(scope: dict[str, Any]) -> Player | None:
-    user = scope.get("user")  # a session's, or an API token's (matches.auth)
+    user = scope.get("user")  # a session's, or an API token's (matches.live.auth)
     if user is None or not getattr(user, "is_authenticated", False):
         return None
     return Player.objects.filter(user=user).first()

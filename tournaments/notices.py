@@ -20,8 +20,8 @@ from django.db import transaction
 from django.db.models import Q
 from django.urls import reverse
 
-from matches.broadcast import broadcast_now
 from matches.models import Player, Table
+from matches.services.broadcast import broadcast_now
 from tournaments.models import Pairing, PairingStatus, TournamentStatus
 from tournaments.selectors import tournament_group
 

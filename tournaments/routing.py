@@ -1,4 +1,4 @@
-"""WebSocket routes of tournament pages (wired into ``tavla.asgi``)."""
+"""WebSocket routes of tournament pages (wired into ``tavla.site.asgi``)."""
 
 from django.urls import path
 

@@ -11,9 +11,18 @@ The package's parts: :mod:`~matches.services.change` (the one door),
 :mod:`~matches.services.log` (the event log), :mod:`~matches.services.finish` (every end of a
 match) and :mod:`~matches.services.decisions` (forfeits and the referee's decisions). Callers
 import from here.
+
+Beside them, the changes with their own module: :mod:`~matches.services.clocks` (flags and
+the sweep), :mod:`~matches.services.dice_seeds` (client seeds),
+:mod:`~matches.services.rematch` and :mod:`~matches.services.late_penalty`; and what every
+change uses: :mod:`~matches.services.statements` (the action path's SQL),
+:mod:`~matches.services.broadcast` (pushes after commit) and
+:mod:`~matches.services.presence` (who has a board open). None of them imports anything
+above the services (sockets, API, admin, bots).
 """
 
 from matches.errors import ServiceError
+from matches.players.accounts import player_for_user
 from matches.services.change import MatchChange, match_change
 from matches.services.decisions import (
     Verification,
@@ -37,7 +46,6 @@ from matches.services.tables import (
     clock_preset_fields,
     current_match,
     match_start,
-    player_for_user,
     table_create,
     table_new_invite,
     table_sit,

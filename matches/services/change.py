@@ -34,9 +34,10 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from matches import broadcast, selectors, statements
+from matches import selectors
 from matches.errors import ServiceError
 from matches.models import Event, LogKind, Match
+from matches.services import broadcast, statements
 from matches.services.finish import _finish_match
 from matches.services.log import _event, _log_action
 from matches.signals import match_changed, match_finished

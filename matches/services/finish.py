@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from matches import broadcast
 from matches.models import (
     Event,
     LogKind,
@@ -14,7 +13,8 @@ from matches.models import (
     RatingRecord,
     Table,
 )
-from matches.ratings import fibs_rating_change
+from matches.players.ratings import fibs_rating_change
+from matches.services import broadcast
 from matches.services.log import _event
 from tavla.engine.clock import Clock
 from tavla.engine.game import EndReason

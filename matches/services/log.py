@@ -8,7 +8,6 @@ from typing import Any, Final
 
 from django.utils import timezone
 
-from matches import statements
 from matches.errors import ServiceError
 from matches.models import (
     Event,
@@ -18,6 +17,7 @@ from matches.models import (
     Match,
     Player,
 )
+from matches.services import statements
 from tavla.engine.actions import (
     Action,
     PlayMove,

@@ -7,13 +7,13 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
 
-from matches import presence
 from matches.errors import ServiceError
 from matches.models import (
     Event,
     Match,
     Player,
 )
+from matches.services import presence
 from matches.services.change import MatchChange, match_change
 from matches.services.log import _actor_id, _require_player
 from matches.state import MatchDice
@@ -146,7 +146,7 @@ def deadline_passed(match: Match, now: datetime) -> bool:
 
 def flag_change(change: MatchChange) -> bool:
     """Flag the player who must act, whose deadline has passed, in ``change``
-    (:func:`matches.clocks.flag_if_expired` and a late :func:`match_act` call it).
+    (:func:`matches.services.clocks.flag_if_expired` and a late :func:`match_act` call it).
 
     The timeout event records when the flag fell and whether the player had a board open
     (``absent``; ``None`` when presence could not tell), for the grace period.

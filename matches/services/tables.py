@@ -8,9 +8,8 @@ from typing import Any, Final
 from django.db import transaction
 from django.utils import timezone
 
-from matches import access, broadcast, selectors
+from matches import access, selectors
 from matches.errors import ServiceError
-from matches.late_penalty import late_start_score
 from matches.models import (
     Match,
     MatchStatus,
@@ -18,7 +17,9 @@ from matches.models import (
     Table,
 )
 from matches.rules import rule_names
+from matches.services import broadcast
 from matches.services.change import match_create
+from matches.services.late_penalty import late_start_score
 from matches.services.log import _require_player
 from matches.state import (
     open_client_seeds,
@@ -29,16 +30,6 @@ from tavla.engine.dice import FairDice
 from tavla.engine.match import MatchState
 
 # -- players and tables --------------------------------------------------------------------
-
-
-def player_for_user(user: Any) -> Player:
-    """The player of ``user``, created on first use (display name: the username)."""
-    if user is None or not getattr(user, "is_authenticated", False):
-        raise ServiceError("not_authenticated", "Log in to play.")
-    player, _created = Player.objects.get_or_create(
-        user=user, defaults={"display_name": user.get_username()[:40]}
-    )
-    return player
 
 
 # The keyword arguments of table_create: every option of matches.rules.
@@ -185,7 +176,7 @@ def match_start(*, table: Table, scripted_dice: list[list[int]] | None = None) -
     """Start a match between the two seated players. Caller holds the table row lock.
 
     The dice commitment is published now. The first opening roll waits for both players'
-    client seeds (:mod:`matches.dice_seeds`) for up to ``TAVLA_CLIENT_SEED_SECONDS``; with
+    client seeds (:mod:`matches.services.dice_seeds`) for up to ``TAVLA_CLIENT_SEED_SECONDS``; with
     no wait configured both seeds are recorded empty and it is made at once.
     """
     if not (table.seat0_id and table.seat1_id):

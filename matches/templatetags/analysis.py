@@ -6,8 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from django import template
+from django.db.models import Q
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
 
 from matches.models import AnalysisStatus, Match, MatchAnalysis, MatchStatus, Player
+from matches.players.rating_graph import RatingPoint, rating_graph_svg
 
 register = template.Library()
 
@@ -33,12 +37,6 @@ def match_analysis(match: Match) -> dict[str, Any]:
 def player_performance(player: Player, viewer_user: Any = None) -> dict[str, Any]:
     """A player's PR in each analysed finished match they may be seen in (public tables,
     or the viewer's own matches), newest first, with averages and a graph over time."""
-    from django.db.models import Q
-    from django.utils.safestring import mark_safe
-    from django.utils.translation import gettext
-
-    from matches.rating_graph import RatingPoint, rating_graph_svg
-
     visible = Q(match__table__is_public=True)
     if viewer_user is not None and getattr(viewer_user, "is_authenticated", False):
         visible |= Q(match__player0__user_id=viewer_user.pk) | Q(

@@ -1,4 +1,4 @@
-"""``{% play_bot_form %}``: the lobby's "Play the bot" form (matches/bot_views.py)."""
+"""``{% play_bot_form %}``: the lobby's "Play the bot" form (matches/gnubg/bot_views.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 from django import template
 
-from matches.bot_views import BotForm
+from matches.gnubg.bot_views import BotForm
 
 register = template.Library()
 

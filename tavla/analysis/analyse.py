@@ -14,7 +14,7 @@ from typing import Any, Final
 
 from tavla.analysis import evaluator
 from tavla.analysis.evaluator import Cube, CubeEquities, Level
-from tavla.analysis.matread import GameRecord, MatRecord, Turn
+from tavla.analysis.matread import GameRecord, MatRecord, Turn, read_mat
 from tavla.engine import Position, legal_plays
 
 #: gnubg's default skill thresholds (``set analysis threshold``), in normalised equity.
@@ -333,6 +333,4 @@ def analyse_record(record: MatRecord, plies: int = 0,
 
 def analyse_mat(text: str, plies: int = 0) -> MatchAnalysis:
     """Read and analyse a ``.mat`` text. Raises :class:`MatFileError` for a bad file."""
-    from tavla.analysis.matread import read_mat
-
     return analyse_record(read_mat(text), plies)

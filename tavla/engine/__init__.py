@@ -1,7 +1,11 @@
 """Tavla's rules engine: pure Python, immutable values, no Django.
 
-See ``RULES.md`` for the rules it implements. Positions are seen from the player on roll, as
-GNU Backgammon sees them; Position IDs and Match IDs are GNU Backgammon's.
+The rules it implements are stated where they are encoded: movement, entering and bearing
+off in :mod:`tavla.engine.moves`, turns, the cube, resignation and scoring in
+:mod:`tavla.engine.match` and :mod:`tavla.engine.game`, a table's options in
+:mod:`tavla.engine.rules`; ``tests/engine/test_legal_rules.py`` checks them one by one.
+Positions are seen from the player on roll, as GNU Backgammon sees them; Position IDs and
+Match IDs are GNU Backgammon's.
 """
 
 from tavla.engine.actions import (

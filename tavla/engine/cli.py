@@ -51,6 +51,7 @@ from tavla.engine.moves import check_dice, legal_plays
 from tavla.engine.notation import PASS_TEXT
 from tavla.engine.plays import Play
 from tavla.engine.position import Position
+from tavla.engine.selfplay import selfplay_mat
 
 
 def _die(text: str) -> int:
@@ -164,8 +165,6 @@ def _command_verify_dice(args: argparse.Namespace) -> int:
 
 
 def _command_selfplay(args: argparse.Namespace) -> int:
-    from tavla.engine.selfplay import selfplay_mat
-
     sys.stdout.write(selfplay_mat(args.length, args.seed))
     return 0
 

@@ -1,7 +1,7 @@
 """Legal-play generation: every :class:`~tavla.engine.plays.Play` a roll allows.
 
-:func:`legal_plays` follows ``RULES.md`` and gives the same set of resulting positions as
-GNU Backgammon's move generator (``tests/engine/test_gnubg_positions.py`` checks it):
+:func:`legal_plays` follows the rules below and gives the same set of resulting positions
+as GNU Backgammon's move generator (``tests/engine/test_gnubg_positions.py`` checks it):
 
 * as many dice as possible are used (all four with doubles);
 * if only one die can be used and either could be, the larger one: like GNU Backgammon we

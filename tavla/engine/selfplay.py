@@ -24,6 +24,7 @@ from tavla.engine.actions import (
 )
 from tavla.engine.game import Phase
 from tavla.engine.match import MatchState
+from tavla.engine.matfile import export_mat
 from tavla.engine.rules import Rules
 
 
@@ -110,8 +111,6 @@ def selfplay_mat(
 ) -> str:
     """A random ``length``-point match with the cube, as a Jellyfish ``.mat`` text that GNU
     Backgammon imports (so, by default, no doubles of a dead cube)."""
-    from tavla.engine.matfile import export_mat
-
     options = options or SelfPlayOptions(live_cube_only=True)
     state, _ = play_match(Rules(match_length=length), seed, options)
     return export_mat(state, names=names)

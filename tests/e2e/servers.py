@@ -1,4 +1,4 @@
-"""Real web processes for tests: ``daphne tavla.asgi:application`` on a free loopback port.
+"""Real web processes for tests: ``daphne tavla.site.asgi:application`` on a free loopback port.
 
 Given :func:`tests.conftest.subprocess_env`, a server shares the test session's database and
 Redis (so also its channel layer): what the test writes, the server reads, and what one
@@ -60,7 +60,7 @@ def start_web_server(env: dict[str, str], *, name: str = "web",
     with log_path.open("wb") as log_file:
         process = subprocess.Popen(
             [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-             "tavla.asgi:application"],
+             "tavla.site.asgi:application"],
             cwd=BASE_DIR, env=env, stdin=subprocess.DEVNULL, stdout=log_file,
             stderr=subprocess.STDOUT,
         )

@@ -12,7 +12,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from matches import services
-from matches.demo import seed_match_demo
+from matches.demo.tables import seed_match_demo
 from matches.models import Match, MatchStatus
 from tests.e2e.servers import WebServer
 from tournaments.demo import seed_demo_tournament

@@ -1,9 +1,9 @@
 """Properties of legal plays over random positions (Hypothesis).
 
 Besides conservation of checkers, pip arithmetic and replaying each play's moves, the whole set
-of plays is compared with :func:`naive_results`: a slow generator written directly from
-RULES.md (every order of the dice, every checker, no shortcuts) that shares no code with the
-engine.
+of plays is compared with :func:`naive_results`: a slow generator written directly from the
+rules (as :mod:`tavla.engine.moves` states them: every order of the dice, every checker, no
+shortcuts) that shares no code with the engine.
 """
 
 from __future__ import annotations

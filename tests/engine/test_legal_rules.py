@@ -1,4 +1,5 @@
-"""One test per movement, entry and bear-off rule of RULES.md, with the rule sheets' examples.
+"""One test per movement, entry and bear-off rule (as :mod:`tavla.engine.moves` states them),
+with the rule sheets' examples.
 
 Positions are written with :func:`board`: the mover's checkers by point (25 is the bar) and the
 opponent's checkers *on the mover's point numbers*, so "the opponent holds my 21 point" reads

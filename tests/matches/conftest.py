@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from matches import presence, services
+from matches import services
 from matches.models import Match, Player, Table
+from matches.services import presence
 from tavla.redis_client import redis_client
 
 

@@ -12,7 +12,7 @@ from django.contrib.auth.models import Group, User
 from django.test import Client
 
 from matches import services
-from matches.demo import FINISHED_TABLE, seed_match_demo
+from matches.demo.tables import FINISHED_TABLE, seed_match_demo
 from matches.models import Event, GameEnding, LogKind, Match, MatchStatus, Table
 from tests.matches.conftest import act
 

@@ -17,7 +17,7 @@ from rest_framework.test import APIClient
 
 from matches import services
 from matches.models import Event, Match, Player, Table
-from matches.serializers import MatchStateSerializer
+from matches.rest.serializers import MatchStateSerializer
 from tests.matches.conftest import act
 
 pytestmark = pytest.mark.django_db

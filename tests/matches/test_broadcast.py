@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from channels.layers import get_channel_layer
 
-from matches import broadcast
+from matches.services import broadcast
 
 
 async def _in_database_thread(function: Any) -> Any:
@@ -65,7 +65,7 @@ async def test_a_failed_push_is_logged_not_raised(monkeypatch: pytest.MonkeyPatc
 
     monkeypatch.setattr(layer, "group_send", broken)
     broadcast.pushing_from(asyncio.get_running_loop())
-    with caplog.at_level(logging.ERROR, logger="matches.broadcast"):
+    with caplog.at_level(logging.ERROR, logger="matches.services.broadcast"):
         await _in_database_thread(
             lambda: broadcast.broadcast_now("table.test-push", {"type": "match.state"}))
         for _ in range(50):  # the send runs on this loop, after the thread returned

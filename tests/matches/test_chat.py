@@ -11,7 +11,7 @@ from asgiref.sync import sync_to_async
 from django.contrib.auth.models import Group, Permission, User
 from django.test import Client
 
-from matches import chat
+from matches.chat import rooms as chat
 from matches.errors import ServiceError
 from matches.models import ChatMessage, ChatModeration, ChatReport, Match, Player
 from tests.matches.conftest import act

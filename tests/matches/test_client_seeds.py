@@ -17,10 +17,10 @@ from rest_framework.authtoken.models import Token
 
 from matches import services
 from matches.audit import dice_audit
-from matches.dice_seeds import close_due_client_seeds, match_client_seed
 from matches.errors import ServiceError
 from matches.models import Match
 from matches.selectors import match_state
+from matches.services.dice_seeds import close_due_client_seeds, match_client_seed
 from tavla.engine.dice import FairDice
 from tavla.engine.dice_audit import audit_mismatches
 from tests.matches.conftest import act
@@ -164,7 +164,7 @@ def test_the_verifier_prints_each_mismatch_and_fails(start_match, settings, tmp_
 
 
 def test_a_house_bot_contributes_at_once_so_its_opponent_never_waits_for_it(make_player):
-    from matches.bots import bot_player
+    from matches.gnubg.bots import bot_player
 
     human, bot = make_player(), bot_player("beginner")
     table = services.table_create(name="Bot table", match_length=1)

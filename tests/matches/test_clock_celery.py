@@ -21,8 +21,9 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from matches import clocks, presence, services
+from matches import services
 from matches.models import Event, GameEnding, LogKind, Match, MatchStatus, Player
+from matches.services import clocks, presence
 from tavla.queues import CLOCK_QUEUE, DEFAULT_QUEUE, queue_names
 from tests.conftest import CeleryBeatProcess, CeleryWorkerProcess, start_celery_worker
 from tests.matches.conftest import forget_presence
@@ -179,7 +180,7 @@ def test_after_a_clock_worker_outage_every_overdue_flag_falls_at_once_and_the_qu
         fresh_presence(match)
     deadlines = [match.deadline.timestamp() for match in matches if match.deadline]
     # Until every deadline has passed and the first is overdue enough for /healthz to fail.
-    from tavla.health import MAX_OVERDUE_SECONDS
+    from tavla.site.health import MAX_OVERDUE_SECONDS
 
     time.sleep(max(4.0, max(deadlines) + 1 - time.time(),
                    min(deadlines) + MAX_OVERDUE_SECONDS + 1 - time.time()))

@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
-from matches import clocks, presence, services
+from matches import services
 from matches.models import GameEnding, LogKind, Match, MatchStatus, Table
 from matches.selectors import match_state
+from matches.services import clocks, presence
 from matches.state import load_state
 from tavla.engine.clock import Clock
 from tavla.engine.game import Phase
@@ -323,7 +324,7 @@ def test_a_flag_with_the_board_open_starts_no_grace(clocked):
 
 
 def test_the_clock_demo_seats_an_idle_player_again_after_each_match(make_player):
-    from matches.demo_clock import CLOCK_DEMO_TABLE, seed_clock_demo
+    from matches.demo.clock import CLOCK_DEMO_TABLE, seed_clock_demo
 
     dave = make_player("dave")
     seed_clock_demo(print)

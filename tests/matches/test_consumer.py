@@ -1,6 +1,6 @@
 """The table WebSocket end to end through the real ASGI stack and the real Redis channel layer.
 
-Each board is a :class:`WebsocketCommunicator` on ``tavla.asgi.application`` (origin check,
+Each board is a :class:`WebsocketCommunicator` on ``tavla.site.asgi.application`` (origin check,
 session authentication, routing), so these tests see what a browser sees.
 """
 
@@ -19,9 +19,10 @@ from channels.testing import WebsocketCommunicator
 from django.db import connections
 from django.test import Client
 
-from matches import presence, socket_db
+from matches.live import socket_db
 from matches.models import Match, Player
-from tavla.asgi import application
+from matches.services import presence
+from tavla.site.asgi import application
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -288,7 +289,7 @@ async def test_a_bot_can_use_its_api_token_instead_of_a_session(opening_match: M
 async def test_an_unknown_change_sent_to_the_table_resends_the_state(opening_match: Match) -> None:
     from channels.layers import get_channel_layer
 
-    from matches.broadcast import table_group
+    from matches.services.broadcast import table_group
 
     async with board(opening_match.table_id, opening_match.player0) as mover:
         first = await receive(mover)

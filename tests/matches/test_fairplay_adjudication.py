@@ -13,10 +13,10 @@ from django.contrib.auth.models import Group, User
 from django.test import Client
 
 from matches import services
-from matches.analysis import analysis_run
-from matches.bots import bot_act, bot_player
-from matches.fairplay import THRESHOLD, fair_play_cases
+from matches.gnubg.analysis import analysis_run
+from matches.gnubg.bots import bot_act, bot_player
 from matches.models import Event, LogKind, Match, MatchAnalysis, Player, Table
+from matches.referee.fairplay import THRESHOLD, fair_play_cases
 from matches.state import load_state
 from tavla.analysis import bots as brain
 from tavla.analysis import evaluator

@@ -1,5 +1,5 @@
 """A process hands each pushed state to its boards of the table in one pass, the players'
-boards first, and never before a board's greeting (``matches.fanout``)."""
+boards first, and never before a board's greeting (``matches.live.fanout``)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import pytest
 from channels.layers import get_channel_layer
 
 from matches import selectors
-from matches.broadcast import states_group
-from matches.consumers import TableConsumer
-from matches.fanout import Fanout
+from matches.live.consumers import TableConsumer
+from matches.live.fanout import Fanout
 from matches.models import Match
+from matches.services.broadcast import states_group
 from tests.matches.test_consumer import (  # noqa: F401 - fixtures
     _close_consumer_connections,
     board,

@@ -26,7 +26,7 @@ pytestmark = pytest.mark.django_db
 
 # Transaction control is not a query of the action: SQLite logs BEGIN, and a test's own
 # transaction turns the service's into a savepoint. Nor is PostgreSQL's PREPARE of the
-# action's statements (matches.statements): once per database session.
+# action's statements (matches.services.statements): once per database session.
 _CONTROL = re.compile(r"^\s*(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE SAVEPOINT|PREPARE)\b", re.I)
 
 
@@ -87,7 +87,7 @@ def test_every_action_costs_at_most_five_queries(start_match: Callable[..., Matc
     usual = 2 if connection.vendor == "postgresql" else 3
     assert usual in {cost for _, cost in playing} <= {usual, usual + 1}
     # The match's end also rates it (both players locked, both records inserted, two
-    # updates), frees the table, asks for its analysis (matches.analysis: a read and an
+    # updates), frees the table, asks for its analysis (matches.gnubg.analysis: a read and an
     # insert) and tells a tournament (a read).
     assert final <= 12, "\n".join(final_queries)
 

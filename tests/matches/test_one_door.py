@@ -23,8 +23,10 @@ from channels.testing import WebsocketCommunicator
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from matches import clocks, services, socket_limits
+from matches import services
+from matches.live import socket_limits
 from matches.models import Match, Player
+from matches.services import clocks
 from tests.matches.conftest import forget_presence
 from tests.matches.test_api import token_client
 from tests.matches.test_consumer import (  # noqa: F401 - the fixture closes pool connections
@@ -37,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[2]
 # The product's packages (the benchmarks set up their fixtures as tests do).
 PACKAGES = ("matches", "tournaments", "tavla")
 # The door, and the one SQL adapter it reads and writes the locked match through.
-DOOR = {"matches/services/change.py", "matches/statements.py"}
+DOOR = {"matches/services/change.py", "matches/services/statements.py"}
 # Writes to a model's rows (on a chain that starts at ``Match``).
 _WRITES = {"save", "create", "get_or_create", "update_or_create", "update", "bulk_create",
            "bulk_update", "select_for_update", "delete"}

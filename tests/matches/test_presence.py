@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from matches import presence
+from matches.services import presence
 from tavla.redis_client import redis_client
 from tests.matches.conftest import forget_presence
 

@@ -24,8 +24,9 @@ from django.test import Client
 from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Origin
 
-from matches import presence, services
+from matches import services
 from matches.models import LogKind, Match, MatchStatus, Player, Table
+from matches.services import presence
 from tavla.embedded_redis import ping, redis_server_executable
 from tavla.queues import queue_names
 from tests.conftest import (

@@ -14,7 +14,7 @@ from rest_framework.authtoken.models import Token
 from matches import services
 from matches.errors import ServiceError
 from matches.models import Match, MatchStatus, Player, Table
-from tavla.asgi import application
+from tavla.site.asgi import application
 from tests.matches.test_consumer import (  # noqa: F401 - the autouse fixture closes connections
     ORIGIN,
     _close_consumer_connections,

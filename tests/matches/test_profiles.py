@@ -10,9 +10,9 @@ from datetime import UTC, datetime, timedelta
 from django.test import Client
 from django.utils import translation
 
-from matches import profiles
 from matches.models import Match, Player
-from matches.rating_graph import RatingPoint, _nice_step, rating_graph_svg
+from matches.players import profiles
+from matches.players.rating_graph import RatingPoint, _nice_step, rating_graph_svg
 from tests.matches.conftest import act
 
 SVG = "{http://www.w3.org/2000/svg}"

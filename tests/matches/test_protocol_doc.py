@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from matches.api_errors import ERROR_STATUS
+from matches.rest.errors import ERROR_STATUS
 from matches.selectors import PROTOCOL_VERSION
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -22,7 +22,7 @@ def documented_codes() -> dict[str, int]:
 def raised_codes() -> set[str]:
     """Every code the match services, selectors and consumers raise."""
     codes: set[str] = set()
-    for path in (ROOT / "matches").glob("*.py"):
+    for path in (ROOT / "matches").rglob("*.py"):
         text = path.read_text(encoding="utf-8")
         codes.update(re.findall(r"ServiceError\(\s*\"([a-z_]+)\"", text))
     return codes

@@ -1,6 +1,6 @@
 import pytest
 
-from matches.ratings import experience_factor, fibs_rating_change
+from matches.players.ratings import experience_factor, fibs_rating_change
 
 
 def test_rule_sheet_check_equal_experienced_players_one_point():

@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 
 from matches.errors import ServiceError
 from matches.models import Match, MatchStatus, Player, Table
-from matches.rematch import match_rematch
+from matches.services.rematch import match_rematch
 from tests.matches.conftest import act
 from tests.matches.test_consumer import (  # noqa: F401 - the autouse fixture closes connections
     _close_consumer_connections,

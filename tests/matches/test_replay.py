@@ -9,10 +9,11 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from matches import clocks, services
+from matches import services
 from matches.audit import dice_audit, mat_export, replay_steps
-from matches.demo import play_out
+from matches.demo.tables import play_out
 from matches.models import Event, Game, LogKind, Match, MatchStatus
+from matches.services import clocks
 from matches.state import full_state, load_state, replay_events
 
 pytestmark = pytest.mark.django_db
@@ -159,7 +160,7 @@ def test_events_are_written_once_with_their_final_payload(start_match):
     run = [q["sql"].lstrip().upper() for q in context.captured_queries]
     assert not [sql for sql in run if sql.startswith('UPDATE "MATCHES_EVENT"')]
     # On PostgreSQL the insert rides with the match's update ("WITH logged AS (INSERT ..."),
-    # prepared once a session and then executed (matches.statements).
+    # prepared once a session and then executed (matches.services.statements).
     writes = [sql for sql in run if sql.startswith("EXECUTE TAVLA_WRITE_") or (
         sql.startswith(("INSERT", "WITH LOGGED AS (INSERT")) and '"MATCHES_EVENT"' in sql)]
     assert len(writes) == 2

@@ -14,8 +14,9 @@ from django.contrib import admin
 
 from matches.forms import TableForm
 from matches.models import Table
-from matches.rules import RULES, rule_names, rules_shown
-from matches.serializers import TableCreateSerializer, TableSerializer
+from matches.rest.serializers import TableCreateSerializer, TableSerializer
+from matches.rules import RULES, rule_names
+from matches.selectors import rules_shown
 from matches.services import TABLE_RULE_FIELDS
 from tournaments.models import Tournament
 
@@ -35,7 +36,8 @@ django.setup()
 
 from django.contrib import admin
 from django.core.management import call_command
-from matches import forms, serializers, services
+from matches import forms, selectors, services
+from matches.rest import serializers
 from matches.models import Table
 from tournaments.models import Tournament
 
@@ -59,7 +61,7 @@ print(json.dumps({
     "table_admin": in_fieldsets(Table),
     "tournament_admin": in_fieldsets(Tournament),
     "form": form.is_valid() and form.table_options().get("fake_option"),
-    "shown": rules.rules_shown(Table(fake_option=False)).get("fake"),
+    "shown": selectors.rules_shown(Table(fake_option=False)).get("fake"),
     "template": Tournament(fake_option=False).rule_values().get("fake_option"),
     "migration": migrations.getvalue(),
 }))

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from matches import clocks, services
+from matches import services
 from matches.models import (
     Event,
     GameEnding,
@@ -25,6 +25,7 @@ from matches.models import (
     MatchStatus,
     RatingRecord,
 )
+from matches.services import clocks
 from matches.state import load_state
 from tavla.engine.actions import (
     Action,

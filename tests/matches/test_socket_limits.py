@@ -10,8 +10,8 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from matches import services
-from matches.socket_limits import SocketCounter, TokenBucket
-from tavla.asgi import application
+from matches.live.socket_limits import SocketCounter, TokenBucket
+from tavla.site.asgi import application
 from tests.matches.test_consumer import (  # noqa: F401 - the fixture closes pool connections
     ORIGIN,
     _close_consumer_connections,

@@ -12,8 +12,9 @@ from django.db import IntegrityError, connection, transaction
 from django.db.transaction import TransactionManagementError
 from django.test.utils import CaptureQueriesContext
 
-from matches import services, statements
+from matches import services
 from matches.models import Event, Match, Table
+from matches.services import statements
 from tests.matches.conftest import act
 
 

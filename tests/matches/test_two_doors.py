@@ -16,7 +16,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from rest_framework.test import APIClient
 
-from matches import socket_limits
+from matches.live import socket_limits
 from matches.models import Match
 from tests.matches.test_api import token_client
 from tests.matches.test_consumer import (  # noqa: F401 - the fixture closes pool connections

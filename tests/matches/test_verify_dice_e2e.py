@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
-from matches.demo import play_out
+from matches.demo.tables import play_out
 from matches.models import Match, MatchStatus
 from tavla.engine.matdice import mat_dice
 

@@ -97,7 +97,7 @@ async def close_consumer_connections():
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.usefixtures("close_consumer_connections")
 async def test_the_socket_announces_changes(make_tournament, director):
-    from tavla.asgi import application
+    from tavla.site.asgi import application
     from tournaments import services
 
     tournament = await sync_to_async(make_tournament)(2)

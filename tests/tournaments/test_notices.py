@@ -29,7 +29,7 @@ async def close_consumer_connections():
 
 
 def socket(path: str, token: str | None = None) -> WebsocketCommunicator:
-    from tavla.asgi import application
+    from tavla.site.asgi import application
 
     headers = [(b"origin", b"http://localhost")]
     if token:

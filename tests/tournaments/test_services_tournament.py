@@ -470,7 +470,7 @@ def test_an_online_match_in_progress_cannot_be_reported(make_tournament):
 def test_changes_are_broadcast_to_the_tournament_group_after_commit(
         make_tournament, django_capture_on_commit_callbacks, monkeypatch):
     sent = []
-    monkeypatch.setattr("matches.broadcast.broadcast_now",
+    monkeypatch.setattr("matches.services.broadcast.broadcast_now",
                         lambda group, event: sent.append((group, event)))
     tournament = make_tournament(2)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:

@@ -10,6 +10,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from tournaments.formats import FORMATS, get_format
 from tournaments.formats.base import (
     EntrantId,
     Format,
@@ -70,8 +71,6 @@ def _random_result(pairing: Pairing, rng: random.Random, with_points: bool) -> R
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    from tournaments.formats import FORMATS, get_format
-
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("format", choices=sorted(FORMATS))
     parser.add_argument("entrants", type=int)

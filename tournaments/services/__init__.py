@@ -9,14 +9,17 @@ open pages after commit. The package, along its seams:
 - :mod:`~tournaments.services.bracket` — the bracket manager: format answers → rows, and
   :func:`~tournaments.services.bracket.settle`, the one decide → close table → advance →
   announce sequence every result goes through;
-- :mod:`~tournaments.services.lifecycle` — registration, check-in, seeding, start, next round;
+- :mod:`~tournaments.services.lifecycle` — one tournament's registration, check-in, seeding,
+  start, next round;
 - :mod:`~tournaments.services.results` — matches played online, the director's override;
 - :mod:`~tournaments.services.reports` — results of matches played over the board;
 - :mod:`~tournaments.services.no_shows` — players who do not sit down in time;
 - :mod:`~tournaments.services.withdrawals` — withdrawals and disqualifications;
 - :mod:`~tournaments.services.room` — table numbers, round start times, late entries;
 - :mod:`~tournaments.services.money` — paid marks and side pools (bookkeeping only);
-- :mod:`~tournaments.services.divisions` — an event's divisions: placing players, starting.
+- :mod:`~tournaments.services.divisions` — an event's divisions: placing players, starting;
+  and the entry points (register, check in, open, start) that route an event to its
+  divisions and a plain tournament to :mod:`~tournaments.services.lifecycle`.
 
 Lock order, everywhere: match → table → tournament (the match-play finisher holds the match
 and tells us through ``match_finished``). A service here that must end a live match (a
@@ -36,16 +39,15 @@ The rules, as a director reads them, are in ``docs/tournaments.md`` and on the s
 """
 
 from tournaments.services.common import TournamentError
-from tournaments.services.divisions import division_assign
-from tournaments.services.lifecycle import (
+from tournaments.services.divisions import (
+    division_assign,
     entry_check_in,
     entry_register,
     tournament_open_check_in,
     tournament_open_registration,
-    tournament_pair_next_round,
-    tournament_reseed,
     tournament_start,
 )
+from tournaments.services.lifecycle import tournament_pair_next_round, tournament_reseed
 from tournaments.services.money import entry_set_paid, side_pool_enter
 from tournaments.services.no_shows import forfeit_no_shows, no_show_due, pairing_forfeit_no_show
 from tournaments.services.reports import (

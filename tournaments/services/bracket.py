@@ -28,7 +28,13 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.selectors import format_state
-from tournaments.services.common import TournamentError, announce, format_for, log_action
+from tournaments.services.common import (
+    TournamentError,
+    announce,
+    divisions_of,
+    format_for,
+    log_action,
+)
 
 
 def round_row(tournament: Tournament, bracket: str, number: int,
@@ -247,9 +253,20 @@ def finish_if_done(tournament: Tournament, fmt: formats.Format, *, actor: Any) -
     log_action(tournament, "finished", actor=actor,
                champion=str(champion.player) if champion else None)
     if tournament.event_id is not None:
-        from tournaments.services.divisions import event_finish_if_done
-
         event_finish_if_done(tournament.event_id)
+
+
+def event_finish_if_done(event_id: int) -> None:
+    """After a division finishes: the event is finished when every started division is."""
+    event = Tournament.objects.filter(pk=event_id, status=TournamentStatus.RUNNING).first()
+    if event is None:
+        return
+    if event.divisions.filter(status=TournamentStatus.RUNNING).exists():
+        return
+    event.status, event.finished_at = TournamentStatus.FINISHED, timezone.now()
+    event.save(update_fields=["status", "finished_at"])
+    log_action(event, "finished", divisions=[d.name for d in divisions_of(event)])
+    announce(event)
 
 
 def close_table(row: Pairing) -> None:

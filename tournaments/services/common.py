@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from matches.broadcast import broadcast_on_commit
 from matches.errors import ServiceError
 from matches.models import Match, MatchStatus
+from matches.services.broadcast import broadcast_on_commit
 from tavla.engine.scores import final_score_problem
 from tournaments import formats
 from tournaments.models import Pairing, Tournament, TournamentLog
@@ -19,6 +19,16 @@ class TournamentError(ServiceError):
 
 
 # -- helpers -------------------------------------------------------------------------------
+
+
+def has_divisions(tournament_id: int) -> bool:
+    """Whether the tournament is an event with divisions."""
+    return Tournament.objects.filter(event_id=tournament_id).exists()
+
+
+def divisions_of(event: Tournament) -> list[Tournament]:
+    """An event's divisions, in their order."""
+    return list(event.divisions.order_by("division_order", "pk"))
 
 
 def locked(tournament_id: int) -> Tournament:

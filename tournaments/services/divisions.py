@@ -30,18 +30,19 @@ from tournaments.models import Eligibility, Entry, EntryStatus, Tournament, Tour
 from tournaments.services.common import (
     TournamentError,
     announce,
+    divisions_of,
+    has_divisions,
     locked,
     log_action,
     require_director,
 )
-
-
-def has_divisions(tournament_id: int) -> bool:
-    return Tournament.objects.filter(event_id=tournament_id).exists()
-
-
-def divisions_of(event: Tournament) -> list[Tournament]:
-    return list(event.divisions.order_by("division_order", "pk"))
+from tournaments.services.lifecycle import (
+    check_in,
+    enter,
+    open_check_in,
+    open_registration,
+    start,
+)
 
 
 def eligible(division: Tournament, player: Player) -> bool:
@@ -76,8 +77,6 @@ def event_register(*, event_id: int, player: Player, actor: Any = None,
                    division_id: int | None = None) -> Entry:
     """Register ``player`` for the event (see the module); ``division_id``: for that
     division, which the player must be eligible for."""
-    from tournaments.services.lifecycle import enter
-
     with transaction.atomic():
         event = locked(event_id)
         if not event.accepts_entries:
@@ -153,21 +152,14 @@ def division_assign(*, entry_id: int, division_id: int, actor: Any = None,
 
 def event_open(*, event_id: int, check_in: bool, actor: Any = None) -> None:
     """Open registration (or check-in) on the event's divisions too."""
-    from tournaments.services.lifecycle import (
-        tournament_open_check_in,
-        tournament_open_registration,
-    )
-
     for division in divisions_of(Tournament.objects.get(pk=event_id)):
         if check_in and division.status == TournamentStatus.REGISTRATION:
-            tournament_open_check_in(tournament_id=division.pk, actor=actor)
+            open_check_in(tournament_id=division.pk, actor=actor)
         elif not check_in and division.status == TournamentStatus.DRAFT:
-            tournament_open_registration(tournament_id=division.pk, actor=actor)
+            open_registration(tournament_id=division.pk, actor=actor)
 
 
 def event_check_in(*, event_id: int, player: Player) -> Entry:
-    from tournaments.services.lifecycle import check_in
-
     event = Tournament.objects.get(pk=event_id)
     entry = entry_in_event(event, player)
     if entry is None:
@@ -177,8 +169,6 @@ def event_check_in(*, event_id: int, player: Player) -> Entry:
 
 def event_start(*, event_id: int, actor: Any = None) -> Tournament:
     """Start every division with two or more players; the event is then running."""
-    from tournaments.services.lifecycle import start
-
     with transaction.atomic():
         event = locked(event_id)
         require_director(actor, event)
@@ -211,14 +201,56 @@ def event_start(*, event_id: int, actor: Any = None) -> Tournament:
         return event
 
 
-def event_finish_if_done(event_id: int) -> None:
-    """After a division finishes: the event is finished when every started division is."""
-    event = Tournament.objects.filter(pk=event_id, status=TournamentStatus.RUNNING).first()
-    if event is None:
-        return
-    if event.divisions.filter(status=TournamentStatus.RUNNING).exists():
-        return
-    event.status, event.finished_at = TournamentStatus.FINISHED, timezone.now()
-    event.save(update_fields=["status", "finished_at"])
-    log_action(event, "finished", divisions=[d.name for d in divisions_of(event)])
-    announce(event)
+# -- the entry points: a tournament, or an event routed to its divisions -------------------
+
+
+@transaction.atomic
+def tournament_open_registration(*, tournament_id: int, actor: Any = None) -> Tournament:
+    """Draft → registration: players may enter. Checks the format and its options. An
+    event opens its divisions too."""
+    tournament = open_registration(tournament_id=tournament_id, actor=actor)
+    event_open(event_id=tournament.pk, check_in=False, actor=actor)
+    return tournament
+
+
+@transaction.atomic
+def tournament_open_check_in(*, tournament_id: int, actor: Any = None) -> Tournament:
+    """Registration → check-in: at the start, entries that did not check in are dropped. An
+    event opens check-in on its divisions too."""
+    tournament = open_check_in(tournament_id=tournament_id, actor=actor)
+    event_open(event_id=tournament.pk, check_in=True, actor=actor)
+    return tournament
+
+
+def entry_register(*, tournament_id: int, player: Player, actor: Any = None) -> Entry:
+    """Enter ``player`` (again, after a withdrawal). During check-in, entering checks in.
+    For an event with divisions, or a division, the player is placed by the division rules
+    (see the module)."""
+    event_id = Tournament.objects.filter(pk=tournament_id).values_list("event_id",
+                                                                        flat=True).first()
+    if event_id is not None:
+        return event_register(event_id=event_id, player=player, actor=actor,
+                              division_id=tournament_id)
+    if has_divisions(tournament_id):
+        return event_register(event_id=tournament_id, player=player, actor=actor)
+    return enter(tournament_id=tournament_id, player=player, actor=actor)
+
+
+def entry_check_in(*, tournament_id: int, player: Player) -> Entry:
+    """Check ``player`` in (for an event with divisions: in their division)."""
+    if has_divisions(tournament_id):
+        return event_check_in(event_id=tournament_id, player=player)
+    return check_in(tournament_id=tournament_id, player=player)
+
+
+def tournament_start(*, tournament_id: int, actor: Any = None) -> Tournament:
+    """Make the draw, store the format's pairings and start the first matches (an event
+    with divisions: every division, see :func:`event_start`).
+
+    From registration or check-in (then entries that did not check in are withdrawn).
+    Raises :class:`TournamentError` with ``bad_status``, ``too_few_entrants`` or the
+    format's own code.
+    """
+    if has_divisions(tournament_id):
+        return event_start(event_id=tournament_id, actor=actor)
+    return start(tournament_id=tournament_id, actor=actor)

@@ -22,7 +22,6 @@ from tournaments.models import (
     TournamentStatus,
 )
 from tournaments.selectors import format_state
-from tournaments.services import divisions
 from tournaments.services.bracket import advance, store_pairing
 from tournaments.services.common import (
     TournamentError,
@@ -37,8 +36,9 @@ from tournaments.services.results import reconcile_finished_matches
 
 
 @transaction.atomic
-def tournament_open_registration(*, tournament_id: int, actor: Any = None) -> Tournament:
-    """Draft → registration: players may enter. Checks the format and its options."""
+def open_registration(*, tournament_id: int, actor: Any = None) -> Tournament:
+    """Draft → registration in this one tournament (its divisions: see
+    :func:`tournaments.services.divisions.tournament_open_registration`)."""
     tournament = locked(tournament_id)
     require_director(actor, tournament)
     if tournament.status != TournamentStatus.DRAFT:
@@ -47,14 +47,14 @@ def tournament_open_registration(*, tournament_id: int, actor: Any = None) -> To
     tournament.status = TournamentStatus.REGISTRATION
     tournament.save(update_fields=["status"])
     log_action(tournament, "registration_opened", actor=actor)
-    divisions.event_open(event_id=tournament.pk, check_in=False, actor=actor)
     announce(tournament)
     return tournament
 
 
 @transaction.atomic
-def tournament_open_check_in(*, tournament_id: int, actor: Any = None) -> Tournament:
-    """Registration → check-in: at the start, entries that did not check in are dropped."""
+def open_check_in(*, tournament_id: int, actor: Any = None) -> Tournament:
+    """Registration → check-in in this one tournament (its divisions: see
+    :func:`tournaments.services.divisions.tournament_open_check_in`)."""
     tournament = locked(tournament_id)
     require_director(actor, tournament)
     if tournament.status != TournamentStatus.REGISTRATION:
@@ -62,29 +62,14 @@ def tournament_open_check_in(*, tournament_id: int, actor: Any = None) -> Tourna
     tournament.status = TournamentStatus.CHECK_IN
     tournament.save(update_fields=["status"])
     log_action(tournament, "check_in_opened", actor=actor)
-    divisions.event_open(event_id=tournament.pk, check_in=True, actor=actor)
     announce(tournament)
     return tournament
-
-
-def entry_register(*, tournament_id: int, player: Player, actor: Any = None) -> Entry:
-    """Enter ``player`` (again, after a withdrawal). During check-in, entering checks in.
-    For an event with divisions, or a division, the player is placed by the division rules
-    (:mod:`tournaments.services.divisions`)."""
-    event_id = Tournament.objects.filter(pk=tournament_id).values_list("event_id",
-                                                                        flat=True).first()
-    if event_id is not None:
-        return divisions.event_register(event_id=event_id, player=player, actor=actor,
-                                        division_id=tournament_id)
-    if divisions.has_divisions(tournament_id):
-        return divisions.event_register(event_id=tournament_id, player=player, actor=actor)
-    return enter(tournament_id=tournament_id, player=player, actor=actor)
 
 
 @transaction.atomic
 def enter(*, tournament_id: int, player: Player, actor: Any = None) -> Entry:
     """Enter ``player`` in this one tournament, whatever its event (see
-    :func:`entry_register`)."""
+    :func:`tournaments.services.divisions.entry_register`)."""
     tournament = locked(tournament_id)
     if not tournament.accepts_entries:
         raise TournamentError("registration_closed", "Registration is not open.")
@@ -106,13 +91,6 @@ def enter(*, tournament_id: int, player: Player, actor: Any = None) -> Entry:
                entry=entry.pk)
     announce(tournament)
     return entry
-
-
-def entry_check_in(*, tournament_id: int, player: Player) -> Entry:
-    """Check ``player`` in (for an event with divisions: in their division)."""
-    if divisions.has_divisions(tournament_id):
-        return divisions.event_check_in(event_id=tournament_id, player=player)
-    return check_in(tournament_id=tournament_id, player=player)
 
 
 @transaction.atomic
@@ -173,19 +151,6 @@ def tournament_reseed(*, tournament_id: int, actor: Any = None) -> list[int]:
                rng_seed=tournament.rng_seed, order=order)
     announce(tournament)
     return order
-
-
-def tournament_start(*, tournament_id: int, actor: Any = None) -> Tournament:
-    """Make the draw, store the format's pairings and start the first matches (an event
-    with divisions: every division, see :func:`divisions.event_start`).
-
-    From registration or check-in (then entries that did not check in are withdrawn).
-    Raises :class:`TournamentError` with ``bad_status``, ``too_few_entrants`` or the
-    format's own code.
-    """
-    if divisions.has_divisions(tournament_id):
-        return divisions.event_start(event_id=tournament_id, actor=actor)
-    return start(tournament_id=tournament_id, actor=actor)
 
 
 @transaction.atomic

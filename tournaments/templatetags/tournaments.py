@@ -8,6 +8,9 @@ from typing import Any
 from django import template
 from django.utils.translation import gettext_lazy as _
 
+from matches.models import Player
+from tournaments.notices import notices_for
+
 register = template.Library()
 
 TIEBREAK_LABELS = {
@@ -40,9 +43,6 @@ def parse_iso(value: str | None) -> datetime | None:
 @register.inclusion_tag("tournaments/_notices.html", takes_context=True)
 def pairing_notices(context: dict[str, Any]) -> dict[str, Any]:
     """The viewer's pairings to play ("Your match: table 7 against X"), kept live."""
-    from matches.models import Player
-    from tournaments.notices import notices_for
-
     request = context.get("request")
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from matches.bots import bot_player
+from matches.gnubg.bots import bot_player
 from tavla.analysis.bots import STRENGTHS
 
 

@@ -135,7 +135,7 @@ class Command(BaseCommand):
             # A restart sends every board back at once: a connect that waits its turn beats
             # a refusal at daphne's default 5 s that the board must retry (and pay again).
             Child("web", [python, "-m", "daphne", "-b", host, "-p", str(port),
-                          "--websocket_connect_timeout", "30", "tavla.asgi:application"]),
+                          "--websocket_connect_timeout", "30", "tavla.site.asgi:application"]),
             *workers,
             Child("beat", [python, "-m", "celery", "-A", "tavla", "beat", "-l", task_level]),
         ]

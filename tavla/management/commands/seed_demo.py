@@ -17,7 +17,10 @@ from django.contrib.auth.models import AbstractUser, Group
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from matches.demo.clock import seed_clock_demo
+from matches.demo.tables import seed_match_demo
 from tavla.embedded_redis import embedded_redis_port, ensure_embedded_redis
+from tournaments.demo import seed_demo_tournament
 
 DEMO_PLAYERS = ("alice", "bob", "carol", "dave")
 DEMO_PLAYER_PASSWORD = "tavla-demo"
@@ -72,8 +75,6 @@ SEED_STEPS: list[Callable[[Report], None]] = [seed_players, seed_referee, seed_a
 
 
 def seed_tournament(report: Report) -> None:
-    from tournaments.demo import seed_demo_tournament
-
     seed_demo_tournament(report)
 
 
@@ -81,8 +82,6 @@ SEED_STEPS.append(seed_tournament)
 
 
 def seed_match_play(report: Report) -> None:
-    from matches.demo import seed_match_demo
-
     seed_match_demo(report)
 
 
@@ -90,8 +89,6 @@ SEED_STEPS.append(seed_match_play)
 
 
 def seed_clock(report: Report) -> None:
-    from matches.demo_clock import seed_clock_demo
-
     seed_clock_demo(report)
 
 

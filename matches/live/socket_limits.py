@@ -1,0 +1,295 @@
+"""Limits on abuse over WebSockets, kept out of the consumers: :class:`GuardedSocket` is mixed
+into every consumer and sees each socket's raw ASGI events before the consumer does.
+
+* **Frame size.** A frame longer than ``TAVLA_SOCKET_MAX_FRAME_BYTES`` (16 KiB; the largest
+  legal message is a few hundred bytes) closes the socket with 1009 ("message too big").
+* **Message rate.** Each client (its user or API token, else its address) has a token bucket
+  in each web process, shared by all its sockets (``TAVLA_SOCKET_BURST`` messages at once,
+  refilled at ``TAVLA_SOCKET_RATE`` a second), so closing and reopening a socket gives no
+  fresh allowance. A message over it is dropped and answered
+  ``{"type": "error", "error": "rate_limited"}``; a client that keeps sending anyway (its
+  dropped messages outrun the refill by ``TAVLA_SOCKET_ABUSE`` messages) is closed with 1008
+  ("policy violation"). A dropped message is never parsed, so a flood costs little.
+* **Connections per address.** Opening sockets is limited too: ``TAVLA_SOCKET_CONNECT_BURST``
+  at once per address, refilled at ``TAVLA_SOCKET_CONNECT_RATE`` a second; one more is
+  closed with 1008 before any work is done for it (a flooder that reconnects at once after
+  each 1008 costs next to nothing).
+* **Penalty.** An address one of whose sockets was closed for flooding (here, or by the
+  fuse in daphne's frame reader, ``tavla.site.daphne_protocol``) opens no new socket for
+  ``TAVLA_SOCKET_PENALTY_SECONDS`` (60): each is closed with 1008 before any work is done
+  for it (under daphne the connection is closed at accept already, unread; this check is
+  what refuses it behind a proxy). Sockets already open from that address are not touched.
+* **State reads.** ``sync`` and ``history`` read the database, so they have a bucket of
+  their own per client: ``TAVLA_SOCKET_READ_BURST`` (5) at once, refilled at
+  ``TAVLA_SOCKET_READ_RATE`` (1) a second; one more is answered ``rate_limited``.
+* **Sockets per client.** At most ``TAVLA_SOCKETS_PER_USER`` open sockets per user (or API
+  token) and ``TAVLA_SOCKETS_PER_ADDRESS`` per client address, per web process; one more is
+  answered ``{"type": "error", "error": "too_many_sockets"}`` and closed with 1008. Behind a
+  reverse proxy, run daphne with ``--proxy-headers`` so the address is the client's.
+* **Malformed frames.** Text that is not JSON (or nests too deeply to parse) and binary
+  frames get ``{"type": "error", "error": "bad_request"}``; the socket stays open.
+
+Every limit and close code is listed in ``docs/protocol.md``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from channels.exceptions import StopConsumer
+from django.conf import settings
+
+CLOSE_POLICY_VIOLATION: Final = 1008
+CLOSE_MESSAGE_TOO_BIG: Final = 1009
+
+
+def _limit(name: str, default: float) -> float:
+    return float(getattr(settings, name, default))
+
+
+@dataclass
+class TokenBucket:
+    """``capacity`` tokens, refilled at ``rate`` a second; each message takes one.
+
+    ``overflow`` counts messages refused beyond the bucket and drains at the same rate: a
+    client whose overflow passes the abuse threshold is not slowing down.
+    """
+
+    capacity: float
+    rate: float
+    tokens: float = field(default=-1.0)
+    overflow: float = 0.0
+    stamp: float = field(default_factory=time.monotonic)
+
+    def __post_init__(self) -> None:
+        if self.tokens < 0:
+            self.tokens = self.capacity
+
+    def take(self, now: float | None = None) -> bool:
+        """Take a token for one message; False (and one more overflow) when there is none."""
+        now = time.monotonic() if now is None else now
+        elapsed = max(0.0, now - self.stamp)
+        self.stamp = now
+        self.tokens = min(self.capacity, self.tokens + elapsed * self.rate)
+        self.overflow = max(0.0, self.overflow - elapsed * self.rate)
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        self.overflow += 1
+        return False
+
+
+class SocketCounter:
+    """Open sockets per key in this process (a user, a token, an address)."""
+
+    def __init__(self) -> None:
+        self.open: Counter[str] = Counter()
+
+    def try_open(self, keys: list[tuple[str, int]]) -> bool:
+        """Count one more socket under each ``(key, limit)``; False (nothing counted) when
+        one of them is at its limit. A limit of 0 means no limit."""
+        if any(limit and self.open[key] >= limit for key, limit in keys):
+            return False
+        for key, _limit_value in keys:
+            self.open[key] += 1
+        return True
+
+    def close(self, keys: list[str]) -> None:
+        for key in keys:
+            self.open[key] -= 1
+            if self.open[key] <= 0:
+                del self.open[key]
+
+
+open_sockets = SocketCounter()
+
+
+class Buckets:
+    """One :class:`TokenBucket` per key (a client, an address) in this process, kept while it
+    is not full again: a full bucket is the same as a new one, so forgetting it loses
+    nothing, and reconnecting never refills one early."""
+
+    def __init__(self, capacity_setting: str, capacity: float, rate_setting: str,
+                 rate: float) -> None:
+        self.settings = (capacity_setting, capacity, rate_setting, rate)
+        self.buckets: dict[str, TokenBucket] = {}
+
+    def get(self, key: str) -> TokenBucket:
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            capacity_setting, capacity, rate_setting, rate = self.settings
+            bucket = TokenBucket(capacity=_limit(capacity_setting, capacity),
+                                 rate=_limit(rate_setting, rate))
+            if len(self.buckets) >= 10_000:
+                self.prune()
+            self.buckets[key] = bucket
+        return bucket
+
+    def prune(self) -> None:
+        now = time.monotonic()
+        for key, bucket in list(self.buckets.items()):
+            if bucket.tokens + (now - bucket.stamp) * bucket.rate >= bucket.capacity:
+                del self.buckets[key]
+
+
+class Penalties:
+    """Addresses refused new sockets until a moment (``time.monotonic``), in this process."""
+
+    def __init__(self) -> None:
+        self.until: dict[str, float] = {}
+
+    def add(self, address: str) -> None:
+        now = time.monotonic()
+        if len(self.until) >= 10_000:
+            self.until = {key: end for key, end in self.until.items() if end > now}
+        self.until[f"address:{address}"] = now + _limit("TAVLA_SOCKET_PENALTY_SECONDS", 60)
+
+    def holds(self, address_key: str) -> bool:
+        end = self.until.get(address_key)
+        if end is None:
+            return False
+        if end <= time.monotonic():
+            del self.until[address_key]
+            return False
+        return True
+
+
+def reset_limits() -> None:
+    """Forget every bucket, count and penalty of this process (tests)."""
+    message_buckets.buckets.clear()
+    read_buckets.buckets.clear()
+    connect_buckets.buckets.clear()
+    open_sockets.open.clear()
+    penalties.until.clear()
+
+
+message_buckets = Buckets("TAVLA_SOCKET_BURST", 30, "TAVLA_SOCKET_RATE", 15)
+read_buckets = Buckets("TAVLA_SOCKET_READ_BURST", 5, "TAVLA_SOCKET_READ_RATE", 1)
+connect_buckets = Buckets("TAVLA_SOCKET_CONNECT_BURST", 60, "TAVLA_SOCKET_CONNECT_RATE", 2)
+penalties = Penalties()
+
+
+def client_keys(scope: dict[str, Any]) -> list[tuple[str, int]]:
+    """The keys a socket is counted under, with their limits: its user (or API token) and
+    its address."""
+    keys: list[tuple[str, int]] = []
+    per_user = int(_limit("TAVLA_SOCKETS_PER_USER", 30))
+    user = scope.get("user")
+    if user is not None and getattr(user, "is_authenticated", False):
+        keys.append((f"user:{user.pk}", per_user))
+    else:
+        for name, value in scope.get("headers", []):
+            if name.lower() == b"authorization" and value.lower().startswith(b"token "):
+                digest = hashlib.sha256(value[6:].strip()).hexdigest()[:32]
+                keys.append((f"token:{digest}", per_user))
+                break
+    client = scope.get("client")
+    if client:
+        keys.append((f"address:{client[0]}", int(_limit("TAVLA_SOCKETS_PER_ADDRESS", 200))))
+    return keys
+
+
+def frame_size(text: str | None, data: bytes | None) -> int:
+    """The frame's size in bytes (UTF-8 for text), counted only as far as the limit needs."""
+    if data is not None:
+        return len(data)
+    if text is None:
+        return 0
+    limit = int(_limit("TAVLA_SOCKET_MAX_FRAME_BYTES", 16 * 1024))
+    if len(text) > limit:
+        return len(text)  # at least that many bytes
+    return len(text) if text.isascii() else len(text.encode("utf-8"))
+
+
+class BadMessage(ValueError):
+    """A frame that is not one JSON value this server reads."""
+
+
+def parse_message(text: str | None, data: bytes | None) -> Any:
+    """The JSON value of a text frame. Raises :class:`BadMessage` for a binary frame, text
+    that is not JSON, or JSON nested too deeply for the parser."""
+    if text is None:
+        raise BadMessage("Send text frames: one JSON object per message.")
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise BadMessage("The message nests too deeply: send one flat JSON object.") from None
+    except ValueError:
+        raise BadMessage("Send one JSON object per message.") from None
+
+
+class GuardedSocket:
+    """A mixin for a Channels ``AsyncJsonWebsocketConsumer``, listed before it: applies the
+    limits above, parses each frame once and hands the consumer's ``receive_json`` only
+    well-formed messages within the limits. The consumer's own ``connect`` and
+    ``disconnect`` run only for a socket that was let in."""
+
+    _bucket: TokenBucket | None = None
+    _read_bucket: TokenBucket | None = None
+    _counted: list[str] | None = None
+
+    async def websocket_connect(self, message: dict[str, Any]) -> None:
+        keys = client_keys(self.scope)  # type: ignore[attr-defined]
+        addresses = [key for key, _limit_value in keys if key.startswith("address:")]
+        if addresses and (penalties.holds(addresses[0])
+                          or not connect_buckets.get(addresses[0]).take()):
+            await self.accept()  # type: ignore[attr-defined]
+            await self.close(code=CLOSE_POLICY_VIOLATION)  # type: ignore[attr-defined]
+            return
+        if not open_sockets.try_open(keys):
+            await self.accept()  # type: ignore[attr-defined]
+            await self._error("too_many_sockets", "Too many open sockets from this client: "
+                              "close some boards and try again.")
+            await self.close(code=CLOSE_POLICY_VIOLATION)  # type: ignore[attr-defined]
+            return
+        self._counted = [key for key, _limit_value in keys]
+        # The client's bucket: its user or token if it has one, else its address.
+        client = self._counted[0] if self._counted else f"socket:{id(self)}"
+        self._bucket = message_buckets.get(client)
+        self._read_bucket = read_buckets.get(client)
+        await super().websocket_connect(message)  # type: ignore[misc]
+
+    def may_read(self) -> bool:
+        """Whether this client may have one more state read (``sync``, ``history``) now."""
+        return self._read_bucket is None or self._read_bucket.take()
+
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        if self._counted is None:
+            raise StopConsumer()  # refused at connect: the consumer never opened
+        open_sockets.close(self._counted)
+        self._counted = None
+        await super().websocket_disconnect(message)  # type: ignore[misc]
+
+    async def websocket_receive(self, message: dict[str, Any]) -> None:
+        if self._bucket is None:
+            return
+        text, data = message.get("text"), message.get("bytes")
+        if frame_size(text, data) > _limit("TAVLA_SOCKET_MAX_FRAME_BYTES", 16 * 1024):
+            await self.close(code=CLOSE_MESSAGE_TOO_BIG)  # type: ignore[attr-defined]
+            return
+        if not self._bucket.take():
+            if self._bucket.overflow > _limit("TAVLA_SOCKET_ABUSE", 60):
+                self._bucket.overflow = 0  # the close is the penalty; the next socket starts
+                                           # with the bucket as this one left it
+                self._bucket = None  # read nothing more from this socket
+                client = self.scope.get("client")  # type: ignore[attr-defined]
+                if client:
+                    penalties.add(client[0])
+                await self.close(code=CLOSE_POLICY_VIOLATION)  # type: ignore[attr-defined]
+            else:
+                await self._error("rate_limited", "Too many messages: slow down.")
+            return
+        try:
+            content = parse_message(text, data)
+        except BadMessage as error:
+            await self._error("bad_request", str(error))
+            return
+        await self.receive_json(content)  # type: ignore[attr-defined]
+
+    async def _error(self, code: str, detail: str) -> None:
+        await self.send_json({"type": "error", "error": code, "detail": detail})  # type: ignore[attr-defined]

@@ -1,0 +1,2 @@
+"""Players and their standing: FIBS ratings (pure arithmetic), the rating graph and what a
+player's page shows."""

@@ -1,0 +1,30 @@
+"""The REST API's URLs, mounted at ``/api/`` by ``tavla.site.urls``.
+
+``/api/schema/`` (OpenAPI 3) is served by ``tavla.site.urls``; the browsable docs are here.
+"""
+
+from csp.decorators import csp_update
+from django.urls import path
+from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerSplitView
+from rest_framework.routers import SimpleRouter
+
+from matches.rest.analysis import MatchAnalysisView
+from matches.rest.views import MatchViewSet, PlayerViewSet, TableViewSet, TokenView
+
+router = SimpleRouter()
+router.register("players", PlayerViewSet, basename="api-player")
+router.register("tables", TableViewSet, basename="api-table")
+router.register("matches", MatchViewSet, basename="api-match")
+
+urlpatterns = [
+    path("token/", TokenView.as_view(), name="api-token"),
+    path("matches/<int:pk>/analysis/", MatchAnalysisView.as_view(), name="api-match-analysis"),
+    # The split view serves its start-up script as a file of its own: no inline script.
+    path(
+        "docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"
+    ),
+    # ReDoc styles itself with inline styles and a worker from a blob: this page only.
+    path("redoc/", csp_update({"style-src": ["'unsafe-inline'"], "worker-src": ["blob:"]})(
+        SpectacularRedocView.as_view(url_name="api-schema")), name="api-redoc"),
+    *router.urls,
+]

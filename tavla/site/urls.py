@@ -1,0 +1,35 @@
+"""Tavla's URL map."""
+
+from django.contrib import admin
+from django.templatetags.static import static
+from django.urls import include, path, re_path
+from django.views.generic import RedirectView, TemplateView
+from drf_spectacular.views import SpectacularAPIView
+
+from tavla.api_http import api_not_found
+from tavla.site.health import healthz
+
+
+class FaviconView(RedirectView):
+    """``/favicon.ico`` → the site's icon among the static files (resolved per request)."""
+
+    def get_redirect_url(self, *args: object, **kwargs: object) -> str:
+        return static("favicon.svg")
+
+
+urlpatterns = [
+    path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    path("healthz", healthz, name="healthz"),
+    # Browsers ask for /favicon.ico on pages that name no icon (the admin, plain responses).
+    path("favicon.ico", FaviconView.as_view(), name="favicon"),
+    path("admin/", admin.site.urls),
+    path("tournaments/", include("tournaments.urls")),
+    path("api/tournaments/", include("tournaments.api_urls")),
+    path("", include("matches.urls")),
+    path("accounts/", include("django.contrib.auth.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/", include("matches.rest.urls")),
+    # Anything else under /api/ is the API's JSON 404, not a web page.
+    re_path(r"^api/", api_not_found),
+]
