@@ -70,9 +70,10 @@ def queue_depth(name: str) -> int:
 
     Asked through kombu's public channel API on a connection of the Celery app's pool (a
     passive declare: it creates nothing), so it counts every priority level of the queue and
-    follows any key prefix the transport is configured with. On the Redis broker it costs
-    one or two pipelined round trips, about a quarter of a millisecond; the clock sweep asks
-    it twice a second. Raises kombu's ``OperationalError`` at once when the broker is down.
+    follows any key prefix the transport is configured with. On the Redis broker it costs one
+    or two small transactions, 0.2 to 0.9 ms measured (the bare ``LLEN`` it replaced: 0.03 to
+    0.09 ms); the clock sweep asks it twice a second, well under 0.2 % of a core. Raises
+    kombu's ``OperationalError`` at once when the broker is down.
     """
     with app.pool.acquire(block=True) as connection:
         # One try, not kombu's default of retrying for seconds: a caller (the sweep,
