@@ -6,7 +6,8 @@ Redis hash; ``/healthz`` reads it with :func:`fresh_workers` and so learns which
 a live worker without waiting on a broadcast ping. A worker that stops cleanly takes its
 entry away; one that dies leaves an entry that stops growing fresh, and is dropped once it
 is :data:`FORGET_SECONDS` old. A worker started ``--without-heartbeat`` never records:
-``/healthz`` then falls back to asking the workers.
+``/healthz`` then falls back to asking the workers. Times are the worker's wall clock, so
+hosts must keep the same time (NTP); a host seconds off only sends ``/healthz`` to ask.
 
 The handlers are connected when this module is imported, which ``tavla.celery`` does, so
 every worker of the app has them.

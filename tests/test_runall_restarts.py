@@ -4,11 +4,13 @@ Real processes, as ``make run`` starts them: daphne, a Celery worker per queue a
 fresh SQLite file and an embedded Redis of their own. The test kills the web process and the
 clock worker outright (SIGKILL), waits until each is back — the web process answers
 ``/livez``, the worker answers a ping by its name — and checks that nobody else was restarted
-and that the dead worker's pool processes went with it.
+and that the dead worker's pool processes went with it. A fast test checks the wait before a
+restart: doubling to its cap, back to the first once a child has stayed up.
 """
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import shutil
@@ -16,6 +18,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -26,11 +29,15 @@ import pytest
 from celery import Celery
 
 from tavla.embedded_redis import VAR_DIR
+from tavla.management.commands.runall import (
+    RESTART_MAX_DELAY,
+    STABLE_SECONDS,
+    Child,
+    Command,
+)
 from tests.conftest import BASE_DIR
 from tests.test_first_run import first_run_env, manage
 from tests.test_foundation import free_port
-
-pytestmark = pytest.mark.slow
 
 STARTED = re.compile(r"^runall: (\w+) started \(pid (\d+)\)$", re.MULTILINE)
 
@@ -69,6 +76,35 @@ def group_alive(pgid: int) -> bool:
     return True
 
 
+def test_the_wait_before_a_restart_doubles_to_its_cap_and_resets_once_well() -> None:
+    child = Child("flaky", [sys.executable, "-c", "import sys; sys.exit(3)"])
+    assert [child.next_restart_delay() for _ in range(7)] == [1, 2, 4, 8, 16, 30, 30]
+    assert RESTART_MAX_DELAY == 30
+    command = Command(stdout=io.StringIO(), stderr=io.StringIO())
+    lock, stopping = threading.Lock(), threading.Event()
+    child.deaths_in_a_row = 0
+    child.start({**os.environ})
+    assert child.process is not None
+    child.process.wait(timeout=30)
+    command._supervise(child, {}, lock, stopping)
+    assert child.restart_at is not None and child.deaths_in_a_row == 1
+    said = command.stderr.getvalue()
+    assert f"runall: *** flaky (pid {child.process.pid}) exited with code 3" in said, said
+    assert "restarting it in 1 s (death 1 in a row)" in said, said
+    # Up long enough: the next death waits the first delay again.
+    child.argv = [sys.executable, "-c", "import time; time.sleep(30)"]
+    child.start({**os.environ})
+    child.started_at -= STABLE_SECONDS
+    command._supervise(child, {}, lock, stopping)
+    assert child.deaths_in_a_row == 0
+    child.signal(signal.SIGKILL)
+    child.process.wait(timeout=30)
+    command._supervise(child, {}, lock, stopping)
+    assert "was killed by SIGKILL" in command.stderr.getvalue()
+    assert child.deaths_in_a_row == 1
+
+
+@pytest.mark.slow
 def test_runall_restarts_a_killed_child_and_leaves_the_others(tmp_path: Path) -> None:
     redis_port, web_port = free_port(), free_port()
     env = first_run_env(tmp_path, redis_port)
