@@ -1,8 +1,11 @@
-"""The Celery app: broker and schedule come from Django settings (``CELERY_*``)."""
+"""The Celery app: broker and schedule come from Django settings (``CELERY_*``). Its workers
+leave a heartbeat for /healthz (``tavla.worker_heartbeats``, connected on import here)."""
 
 import os
 
 from celery import Celery
+
+import tavla.worker_heartbeats  # noqa: F401  (connects the workers' signal handlers)
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tavla.settings")
 

@@ -1,5 +1,5 @@
 """One plain Redis client per Redis URL and process, for Tavla's own keys (presence, the
-clock sweep's marks, the queue depth /healthz reports)."""
+clock sweep's marks, the workers' heartbeats)."""
 
 from __future__ import annotations
 

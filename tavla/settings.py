@@ -67,7 +67,7 @@ if TAVLA_HTTPS:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("TAVLA_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("TAVLA_HSTS_PRELOAD", True)
     # /healthz answers a load balancer on plain HTTP inside the network.
-    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^livez$"]
 
 # Content Security Policy (django-csp): scripts, styles, images, fonts, sockets and forms of
 # the site's own origin only; nothing inline, nothing from elsewhere, no framing.

@@ -125,7 +125,7 @@ def test_concurrent_read_then_write_transactions_queue_instead_of_failing() -> N
     assert Group.objects.count() == groups_before + 20
 
 
-# --- Heartbeat and /healthz -----------------------------------------------------------
+# --- Heartbeat and /healthz (a queue without workers, /livez: tests/test_health.py) -------
 
 
 def test_heartbeat_leaves_a_trace_in_the_cache() -> None:
@@ -136,20 +136,6 @@ def test_heartbeat_leaves_a_trace_in_the_cache() -> None:
     second = heartbeat()
     assert cache.get(BEAT_LAST_KEY) == second >= first
     assert cache.get(BEAT_COUNT_KEY) == 2
-
-
-@pytest.mark.django_db
-def test_healthz_is_503_when_no_worker_answers(client: Client,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    from tavla.celery import app
-
-    # Whatever worker another test left running, this one hears no answer to its ping.
-    asked: list[dict[str, Any]] = []
-    monkeypatch.setattr(app.control, "ping", lambda **options: asked.append(options) or [])
-    response = client.get("/healthz")
-    assert asked, "/healthz pinged the workers"
-    assert response.status_code == 503
-    assert response.json()["celery"] == "no worker answered ping"
 
 
 @pytest.mark.celery
@@ -166,7 +152,8 @@ def test_heartbeat_runs_on_a_real_worker(celery_worker_process: CeleryWorkerProc
 @pytest.mark.celery
 @pytest.mark.django_db(transaction=True)
 def test_healthz_is_ok_when_database_redis_and_a_worker_are_up(
-    client: Client, celery_worker_process: CeleryWorkerProcess
+    client: Client, celery_worker_process: CeleryWorkerProcess,
+    celery_clock_worker: CeleryWorkerProcess,
 ) -> None:
     from matches.services import clocks
 

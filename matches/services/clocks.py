@@ -45,7 +45,7 @@ from matches.errors import ServiceError
 from matches.models import Event, LogKind, Match, MatchStatus, Player
 from matches.services import presence
 from matches.services.dice_seeds import close_due_client_seeds
-from tavla.queues import CLOCK_QUEUE
+from tavla.queues import CLOCK_QUEUE, queue_depth
 from tavla.redis_client import redis_client
 
 logger = logging.getLogger(__name__)
@@ -220,9 +220,8 @@ def sweep_unless_newer_queued() -> SweepResult | None:
     one Redis command each, and no sweep is ever dropped unrun for being old. Records what
     it did for :func:`last_sweep`, and keeps the presence store's epoch (so a Redis flush
     is seen)."""
-    client = redis_client()
-    # The Redis broker keeps the queue as a list named after it; beat sends nothing else.
-    if client.llen(CLOCK_QUEUE):
+    # Beat sends nothing else to the clock queue.
+    if queue_depth(CLOCK_QUEUE):
         return None
     started = time.time()
     presence.keep_epoch(now=started)

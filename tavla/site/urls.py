@@ -7,7 +7,7 @@ from django.views.generic import RedirectView, TemplateView
 from drf_spectacular.views import SpectacularAPIView
 
 from tavla.api_http import api_not_found
-from tavla.site.health import healthz
+from tavla.site.health import healthz, livez
 
 
 class FaviconView(RedirectView):
@@ -20,6 +20,7 @@ class FaviconView(RedirectView):
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("healthz", healthz, name="healthz"),
+    path("livez", livez, name="livez"),
     # Browsers ask for /favicon.ico on pages that name no icon (the admin, plain responses).
     path("favicon.ico", FaviconView.as_view(), name="favicon"),
     path("admin/", admin.site.urls),

@@ -3,8 +3,15 @@
 Starts the embedded Redis when ``REDIS_URL`` is unset (reusing one that already answers),
 then its children: the daphne web server, one Celery worker per queue of ``tavla.queues``
 (``worker`` for the default queue, ``clocks`` for the clock sweep, ...) and Celery beat,
-their output prefixed by name. Ctrl-C or SIGTERM stops them all; if one dies, the others
-are stopped and runall exits non-zero. Production runs the same from the Procfile instead.
+their output prefixed by name. Ctrl-C or SIGTERM stops them all.
+
+A child that dies is started again, alone: the others keep running, so a crashed web process
+costs its boards a reconnect and a crashed worker a few seconds of its queue, never the whole
+club. Each death is logged loudly (which child, its exit code or signal, when the next try
+comes); the wait before a restart starts at :data:`RESTART_FIRST_DELAY` and doubles with each
+death in a row up to :data:`RESTART_MAX_DELAY`, so a child that cannot start does not spin;
+a child that stays up :data:`STABLE_SECONDS` is well again and its next death waits the first
+delay. Production runs the same from the Procfile instead, under its own supervisor.
 """
 
 from __future__ import annotations
@@ -27,6 +34,9 @@ from tavla.management.commands.seed_demo import DEMO_LOGINS
 from tavla.queues import DEFAULT_QUEUE, QUEUES, worker_argv
 
 STOP_GRACE_SECONDS = 15.0
+RESTART_FIRST_DELAY = 1.0
+RESTART_MAX_DELAY = 30.0
+STABLE_SECONDS = 60.0
 
 
 def _die_with_parent() -> None:
@@ -46,6 +56,9 @@ class Child:
     argv: list[str]
     process: subprocess.Popen[bytes] | None = None
     pump: threading.Thread | None = field(default=None, repr=False)
+    started_at: float = 0.0  # time.monotonic() of the last start
+    deaths_in_a_row: int = 0  # deaths since it last stayed up STABLE_SECONDS
+    restart_at: float | None = None  # set while a dead child waits for its restart
 
     def start(self, env: dict[str, str]) -> None:
         # Own session: a terminal's Ctrl-C reaches runall only, which then stops the
@@ -55,6 +68,8 @@ class Child:
             stderr=subprocess.STDOUT, start_new_session=True,
             preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,
         )
+        self.started_at = time.monotonic()
+        self.restart_at = None
 
     def start_pump(self, out: IO[str], lock: threading.Lock) -> None:
         assert self.process is not None and self.process.stdout is not None
@@ -72,6 +87,35 @@ class Child:
 
     def running(self) -> bool:
         return self.process is not None and self.process.poll() is None
+
+    def how_it_ended(self) -> str:
+        """``"exited with code 1"`` or ``"was killed by SIGKILL"``, for a child that ended."""
+        assert self.process is not None and self.process.returncode is not None
+        code = self.process.returncode
+        if code >= 0:
+            return f"exited with code {code}"
+        try:
+            return f"was killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"was killed by signal {-code}"
+
+    def next_restart_delay(self) -> float:
+        """Count one more death in a row and say how long to wait before the restart."""
+        delay = min(RESTART_MAX_DELAY, RESTART_FIRST_DELAY * 2 ** self.deaths_in_a_row)
+        self.deaths_in_a_row += 1
+        return delay
+
+    def kill_leftovers(self) -> None:
+        """SIGKILL what is left of a dead child's process group: a Celery worker killed
+        outright leaves its pool processes behind, still holding its output pipe and
+        prefetched tasks. Called at once when the death is seen: while any member lives,
+        the kernel gives the group's id to no other process."""
+        if self.process is None:
+            return
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
 
     def signal(self, signum: int) -> None:
         """SIGTERM to the child itself: a Celery worker then stops its pool warmly, letting a
@@ -147,22 +191,13 @@ class Command(BaseCommand):
         previous = {sig: signal.signal(sig, request_stop)
                     for sig in (signal.SIGINT, signal.SIGTERM)}
         lock = threading.Lock()
-        exit_code = 0
         try:
             for child in children:
-                child.start(env)
-            for child in children:
-                child.start_pump(sys.stdout, lock)
+                self._start(child, env, lock)
             announced = False
             while not stopping.is_set():
-                dead = [child for child in children if not child.running()]
-                if dead:
-                    names = ", ".join(f"{c.name} (exit {c.process and c.process.returncode})"
-                                      for c in dead)
-                    with lock:
-                        self.stderr.write(f"runall: {names} stopped; stopping the rest")
-                    exit_code = 1
-                    break
+                for child in children:
+                    self._supervise(child, env, lock, stopping)
                 if not announced and _port_open(host, port):
                     announced = True
                     with lock:
@@ -172,8 +207,38 @@ class Command(BaseCommand):
             self._stop(children, lock)
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
-        if exit_code:
-            raise SystemExit(exit_code)
+
+    def _start(self, child: Child, env: dict[str, str], lock: threading.Lock) -> None:
+        child.start(env)
+        assert child.process is not None
+        with lock:
+            self.stdout.write(f"runall: {child.name} started (pid {child.process.pid})")
+        child.start_pump(sys.stdout, lock)
+
+    def _supervise(self, child: Child, env: dict[str, str], lock: threading.Lock,
+                   stopping: threading.Event) -> None:
+        """Restart ``child`` if it died and its wait is over; note that it is well again
+        once it has stayed up :data:`STABLE_SECONDS`."""
+        now = time.monotonic()
+        if child.running():
+            if child.deaths_in_a_row and now - child.started_at >= STABLE_SECONDS:
+                child.deaths_in_a_row = 0
+            return
+        assert child.process is not None
+        if child.restart_at is None:
+            child.kill_leftovers()
+            if child.pump is not None:  # its last lines first, then the news of its end
+                child.pump.join(timeout=2)
+            delay = child.next_restart_delay()
+            child.restart_at = now + delay
+            with lock:
+                self.stderr.write(
+                    f"runall: *** {child.name} (pid {child.process.pid}) "
+                    f"{child.how_it_ended()} after {now - child.started_at:.0f} s up; "
+                    f"restarting it in {delay:.0f} s (death {child.deaths_in_a_row} in a row). "
+                    "The others keep running. ***")
+        elif now >= child.restart_at and not stopping.is_set():
+            self._start(child, env, lock)
 
     def _announce(self, host: str, port: int) -> None:
         shown = "127.0.0.1" if host in {"0.0.0.0", "::"} else host
