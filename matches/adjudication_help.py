@@ -1,28 +1,170 @@
 """Help for a referee adjudicating an unfinished match: each player's match-winning chances
 at the current position (gnubg, cubeful, its match equity table), shown on the form and
-recorded with the decision (appended to the reason in the log)."""
+recorded with the decision (appended to the reason in the log).
+
+gnubg never runs here: a web process serves requests on threads, where gnubg crashes the
+process. Opening the form asks a worker of the analysis queue (the task
+``matches.adjudication_chances``, :func:`matches.evaluation.adjudication_chances`) for the
+figures of the match *at the version the referee sees*; the worker stores its answer in the
+cache under the match and that version, and the page polls :func:`figures_status` until it
+is there, or says that the worker did not answer in :func:`help_timeout` seconds. Figures
+are never shown for another version than the match's current one, and never to a referee
+who plays in the match.
+"""
 
 from __future__ import annotations
 
 import logging
+import time
+from dataclasses import dataclass
+from typing import Any, Final
+
+from celery import current_app
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.cache import cache
 
 from matches.models import Match
-from matches.state import load_state
-from tavla.analysis.adjudication import match_winning_chances
 
 logger = logging.getLogger(__name__)
 
+#: The Celery task that evaluates (routed to the analysis queue by ``tavla.queues``).
+ADJUDICATION_TASK: Final = "matches.adjudication_chances"
 
-def winning_chances(match: Match) -> tuple[float, float] | None:
-    """(player 0, player 1) chances of winning the match from here, or None (a money
-    session, a finished match, or gnubg failed: the form then goes without)."""
-    if match.is_finished:
-        return None
+#: How long an answer is kept: a match's position at one version never changes, so this
+#: only bounds the cache.
+ANSWER_SECONDS: Final = 3600
+
+# What the page shows; every status but EVALUATING is final for that version.
+READY: Final = "ready"  # the figures are there
+EVALUATING: Final = "evaluating"  # asked, no answer yet
+TIMED_OUT: Final = "timed_out"  # asked, no answer within the timeout
+MOVED_ON: Final = "moved_on"  # the match is at another version than the one asked about
+NO_FIGURES: Final = "no_figures"  # the worker answered without figures (money, an error)
+WITHHELD: Final = "withheld"  # the referee plays in this match
+UNAVAILABLE: Final = "unavailable"  # the match is over, or the queue could not be reached
+
+
+def help_timeout() -> float:
+    """Seconds the page waits for the worker (``TAVLA_ADJUDICATION_HELP_SECONDS``, 20)."""
+    return float(getattr(settings, "TAVLA_ADJUDICATION_HELP_SECONDS", 20))
+
+
+@dataclass(frozen=True)
+class Figures:
+    """What the page shows for one match at one version."""
+
+    status: str
+    version: int
+    chances: tuple[float, float] | None = None
+    detail: str = ""
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "status": self.status,
+            "version": self.version,
+            "chances": None if self.chances is None else
+            [round(100 * chance, 1) for chance in self.chances],
+            "detail": self.detail,
+        }
+
+    @property
+    def percentages(self) -> list[str] | None:
+        return None if self.chances is None else [f"{100 * c:.1f}" for c in self.chances]
+
+
+def _answer_key(match_id: int, version: int) -> str:
+    return f"tavla:adjudication:answer:{match_id}:{version}"
+
+
+def _asked_key(match_id: int, version: int) -> str:
+    return f"tavla:adjudication:asked:{match_id}:{version}"
+
+
+def plays_in(match: Match, user: AbstractBaseUser | AnonymousUser) -> bool:
+    """True when ``user`` is one of the match's two players."""
+    user_id = getattr(user, "pk", None)
+    return user_id is not None and user_id in (match.player0.user_id, match.player1.user_id)
+
+
+def store_answer(*, match_id: int, version: int, chances: tuple[float, float] | None,
+                 detail: str = "") -> None:
+    """Record the worker's answer for ``match_id`` at ``version`` (the worker calls this)."""
+    cache.set(_answer_key(match_id, version),
+              {"chances": None if chances is None else list(chances), "detail": detail},
+              ANSWER_SECONDS)
+
+
+def _answer(match_id: int, version: int) -> dict[str, Any] | None:
+    answer: dict[str, Any] | None = cache.get(_answer_key(match_id, version))
+    return answer
+
+
+def _ask(match_id: int, version: int) -> bool:
+    """Queue the evaluation; False if the broker could not be reached."""
     try:
-        return match_winning_chances(load_state(match))
-    except Exception:  # noqa: BLE001 - the help is optional; the adjudication is not
-        logger.exception("gnubg could not evaluate match %s for adjudication", match.pk)
-        return None
+        current_app.send_task(ADJUDICATION_TASK, args=(match_id, version),
+                              expires=help_timeout())
+    except Exception:  # noqa: BLE001 - without figures the referee can still adjudicate
+        logger.exception("could not ask for the adjudication figures of match %s", match_id)
+        cache.delete(_asked_key(match_id, version))
+        return False
+    return True
+
+
+def figures_status(match: Match, user: AbstractBaseUser | AnonymousUser, version: int,
+                   *, ask: bool) -> Figures:
+    """What the referee ``user`` sees of the figures of ``match`` at ``version``.
+
+    With ``ask`` (the form is opened), the worker is asked unless it already answered or was
+    asked less than :func:`help_timeout` seconds ago; without it (the page polling), nothing
+    is queued. Never evaluates here.
+    """
+    if plays_in(match, user):
+        return Figures(WITHHELD, version, detail="You play in this match: no evaluation "
+                                                 "of it is shown to you.")
+    if match.is_finished:
+        return Figures(UNAVAILABLE, version, detail="The match is over.")
+    if match.version != version:
+        return Figures(MOVED_ON, version, detail=(
+            f"The match has moved on (version {match.version}, this page shows {version}): "
+            "reload the page for the figures of the current position."))
+    answer = _answer(match.pk, version)
+    if answer is not None:
+        chances = answer["chances"]
+        if chances is None:
+            return Figures(NO_FIGURES, version, detail=answer.get("detail") or
+                           "GNU Backgammon gives no figures for this position.")
+        return Figures(READY, version, (float(chances[0]), float(chances[1])))
+    now = time.time()
+    asked_at = cache.get(_asked_key(match.pk, version))
+    timed_out = asked_at is not None and now - float(asked_at) > help_timeout()
+    if ask and (asked_at is None or timed_out):
+        # add() is atomic: of several pages opened at once, one queues the evaluation.
+        fresh = cache.add(_asked_key(match.pk, version), now, ANSWER_SECONDS)
+        if timed_out:
+            cache.set(_asked_key(match.pk, version), now, ANSWER_SECONDS)
+        if (fresh or timed_out) and not _ask(match.pk, version):
+            return Figures(UNAVAILABLE, version, detail=(
+                "The analysis queue could not be reached: adjudicate without the figures."))
+        return Figures(EVALUATING, version)
+    if asked_at is None:
+        return Figures(UNAVAILABLE, version, detail=(
+            "These figures were not asked for: reload the page to ask."))
+    if timed_out:
+        return Figures(TIMED_OUT, version, detail=(
+            f"No analysis worker answered within {help_timeout():.0f} s: adjudicate without "
+            "the figures, or reload the page to ask again."))
+    return Figures(EVALUATING, version)
+
+
+def figures_for_decision(match: Match, user: AbstractBaseUser | AnonymousUser,
+                         version: int) -> tuple[float, float] | None:
+    """The figures the worker gave for ``match`` at ``version``, to be recorded with the
+    decision; None if it has not answered, the referee plays in the match, or the match is at
+    another version."""
+    figures = figures_status(match, user, version, ask=False)
+    return figures.chances if figures.status == READY else None
 
 
 def chances_text(match: Match, chances: tuple[float, float]) -> str:

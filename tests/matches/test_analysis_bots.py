@@ -12,9 +12,10 @@ import pytest
 from django.test import Client
 
 from matches import services
-from matches.analysis import analysis_request, analysis_run
-from matches.bots import bot_act, bot_player, bot_table_create
+from matches.analysis import analysis_request
+from matches.bots import bot_player, bot_table_create
 from matches.errors import ServiceError
+from matches.evaluation import analysis_run, bot_act
 from matches.models import AnalysisStatus, Event, LogKind, Match, MatchAnalysis, Player
 from matches.state import load_state
 

@@ -13,8 +13,8 @@ from django.contrib.auth.models import Group, User
 from django.test import Client
 
 from matches import services
-from matches.analysis import analysis_run
-from matches.bots import bot_act, bot_player
+from matches.bots import bot_player
+from matches.evaluation import analysis_run, bot_act
 from matches.fairplay import THRESHOLD, fair_play_cases
 from matches.models import Event, LogKind, Match, MatchAnalysis, Player, Table
 from matches.state import load_state

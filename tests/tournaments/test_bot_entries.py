@@ -8,7 +8,8 @@ from collections.abc import Callable
 
 import pytest
 
-from matches.bots import bot_act, bot_player
+from matches.bots import bot_player
+from matches.evaluation import bot_act
 from matches.models import Match, MatchStatus
 from tests.tournaments.conftest import open_pairings
 from tournaments.models import PairingStatus, Tournament
