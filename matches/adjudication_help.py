@@ -23,6 +23,7 @@ from celery import current_app
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.cache import cache
+from django.utils.translation import gettext as _
 
 from matches.models import Match
 
@@ -73,12 +74,10 @@ class Figures:
         return None if self.chances is None else [f"{100 * c:.1f}" for c in self.chances]
 
 
-def _answer_key(match_id: int, version: int) -> str:
-    return f"tavla:adjudication:answer:{match_id}:{version}"
-
-
-def _asked_key(match_id: int, version: int) -> str:
-    return f"tavla:adjudication:asked:{match_id}:{version}"
+def _key(kind: str, match: Match, version: int) -> str:
+    # The dice commitment is unique to the match: ids repeat after a database is reset or
+    # replaced under the same Redis, and another match's figures must never show.
+    return f"tavla:adjudication:{kind}:{match.pk}:{match.dice_commitment[:16]}:{version}"
 
 
 def plays_in(match: Match, user: AbstractBaseUser | AnonymousUser) -> bool:
@@ -87,27 +86,23 @@ def plays_in(match: Match, user: AbstractBaseUser | AnonymousUser) -> bool:
     return user_id is not None and user_id in (match.player0.user_id, match.player1.user_id)
 
 
-def store_answer(*, match_id: int, version: int, chances: tuple[float, float] | None,
+def store_answer(*, match: Match, version: int, chances: tuple[float, float] | None,
                  detail: str = "") -> None:
-    """Record the worker's answer for ``match_id`` at ``version`` (the worker calls this)."""
-    cache.set(_answer_key(match_id, version),
+    """Record the worker's answer for ``match`` at ``version`` (the worker calls this;
+    ``detail`` says why there are no figures, for the log)."""
+    cache.set(_key("answer", match, version),
               {"chances": None if chances is None else list(chances), "detail": detail},
               ANSWER_SECONDS)
 
 
-def _answer(match_id: int, version: int) -> dict[str, Any] | None:
-    answer: dict[str, Any] | None = cache.get(_answer_key(match_id, version))
-    return answer
-
-
-def _ask(match_id: int, version: int) -> bool:
+def _ask(match: Match, version: int) -> bool:
     """Queue the evaluation; False if the broker could not be reached."""
     try:
-        current_app.send_task(ADJUDICATION_TASK, args=(match_id, version),
+        current_app.send_task(ADJUDICATION_TASK, args=(match.pk, version),
                               expires=help_timeout())
     except Exception:  # noqa: BLE001 - without figures the referee can still adjudicate
-        logger.exception("could not ask for the adjudication figures of match %s", match_id)
-        cache.delete(_asked_key(match_id, version))
+        logger.exception("could not ask for the adjudication figures of match %s", match.pk)
+        cache.delete(_key("asked", match, version))
         return False
     return True
 
@@ -121,40 +116,43 @@ def figures_status(match: Match, user: AbstractBaseUser | AnonymousUser, version
     is queued. Never evaluates here.
     """
     if plays_in(match, user):
-        return Figures(WITHHELD, version, detail="You play in this match: no evaluation "
-                                                 "of it is shown to you.")
+        return Figures(WITHHELD, version, detail=_(
+            "You play in this match: no evaluation of it is shown to you."))
     if match.is_finished:
-        return Figures(UNAVAILABLE, version, detail="The match is over.")
+        return Figures(UNAVAILABLE, version, detail=_("The match is over."))
     if match.version != version:
-        return Figures(MOVED_ON, version, detail=(
-            f"The match has moved on (version {match.version}, this page shows {version}): "
-            "reload the page for the figures of the current position."))
-    answer = _answer(match.pk, version)
+        return Figures(MOVED_ON, version, detail=_(
+            "The match has moved on (version %(now)s, this page shows %(seen)s): reload the "
+            "page for the figures of the current position.")
+            % {"now": match.version, "seen": version})
+    answer: dict[str, Any] | None = cache.get(_key("answer", match, version))
     if answer is not None:
         chances = answer["chances"]
         if chances is None:
-            return Figures(NO_FIGURES, version, detail=answer.get("detail") or
-                           "GNU Backgammon gives no figures for this position.")
+            return Figures(NO_FIGURES, version, detail=_(
+                "GNU Backgammon gives no figures for this position (a money session has no "
+                "match to win, or the evaluation failed)."))
         return Figures(READY, version, (float(chances[0]), float(chances[1])))
     now = time.time()
-    asked_at = cache.get(_asked_key(match.pk, version))
-    timed_out = asked_at is not None and now - float(asked_at) > help_timeout()
+    asked_key = _key("asked", match, version)
+    asked_at = cache.get(asked_key)
+    timed_out = asked_at is not None and now - float(asked_at) >= help_timeout()
     if ask and (asked_at is None or timed_out):
         # add() is atomic: of several pages opened at once, one queues the evaluation.
-        fresh = cache.add(_asked_key(match.pk, version), now, ANSWER_SECONDS)
+        fresh = cache.add(asked_key, now, ANSWER_SECONDS)
         if timed_out:
-            cache.set(_asked_key(match.pk, version), now, ANSWER_SECONDS)
-        if (fresh or timed_out) and not _ask(match.pk, version):
-            return Figures(UNAVAILABLE, version, detail=(
+            cache.set(asked_key, now, ANSWER_SECONDS)
+        if (fresh or timed_out) and not _ask(match, version):
+            return Figures(UNAVAILABLE, version, detail=_(
                 "The analysis queue could not be reached: adjudicate without the figures."))
         return Figures(EVALUATING, version)
     if asked_at is None:
-        return Figures(UNAVAILABLE, version, detail=(
+        return Figures(UNAVAILABLE, version, detail=_(
             "These figures were not asked for: reload the page to ask."))
     if timed_out:
-        return Figures(TIMED_OUT, version, detail=(
-            f"No analysis worker answered within {help_timeout():.0f} s: adjudicate without "
-            "the figures, or reload the page to ask again."))
+        return Figures(TIMED_OUT, version, detail=_(
+            "No analysis worker answered within %(seconds)s s: adjudicate without the "
+            "figures, or reload the page to ask again.") % {"seconds": f"{help_timeout():g}"})
     return Figures(EVALUATING, version)
 
 

@@ -51,13 +51,13 @@ def adjudication_chances(*, match_id: int, version: int) -> tuple[float, float] 
         return None
     try:
         chances = match_winning_chances(load_state(match))
-    except Exception:  # noqa: BLE001 - the help is optional; the adjudication is not
+    except Exception as error:  # noqa: BLE001 - the help is optional; the adjudication is not
         logger.exception("gnubg could not evaluate match %s for adjudication", match_id)
-        store_answer(match_id=match_id, version=version, chances=None,
-                     detail="GNU Backgammon could not evaluate this position.")
+        store_answer(match=match, version=version, chances=None,
+                     detail=f"{type(error).__name__}: {error}")
         return None
-    store_answer(match_id=match_id, version=version, chances=chances,
-                 detail="" if chances else "A money session has no match-winning chances.")
+    store_answer(match=match, version=version, chances=chances,
+                 detail="" if chances else "a money session: no match to win")
     return chances
 
 
