@@ -119,7 +119,7 @@ def figures_status(match: Match, user: AbstractBaseUser | AnonymousUser, version
         return Figures(WITHHELD, version, detail=_(
             "You play in this match: no evaluation of it is shown to you."))
     if match.is_finished:
-        return Figures(UNAVAILABLE, version, detail=_("The match is over."))
+        return Figures(UNAVAILABLE, version, detail=_("The match is over"))
     if match.version != version:
         return Figures(MOVED_ON, version, detail=_(
             "The match has moved on (version %(now)s, this page shows %(seen)s): reload the "
