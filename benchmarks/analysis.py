@@ -19,7 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tavla.analysis import analyse_record, read_mat  # noqa: E402
+from tavla.analysis.analyse import analyse_record  # noqa: E402
+from tavla.analysis.matread import read_mat  # noqa: E402
 
 MATCH = Path(__file__).resolve().parent.parent / "tests/analysis/data/gnubg_selfplay_7pt.mat"
 TARGETS = {0: 2.0, 2: 60.0}

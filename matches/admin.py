@@ -189,6 +189,7 @@ class MatchAdmin(SecretFieldsGuard, ReadOnlyMixin, admin.ModelAdmin):
         return [
             wrap(admin_views.replay_view, "replay"),
             wrap(admin_views.adjudicate_view, "adjudicate"),
+            wrap(admin_views.adjudicate_figures_view, "adjudicate_figures"),
             wrap(admin_views.void_view, "void"),
             wrap(admin_views.verify_view, "verify"),
             wrap(admin_views.mat_view, "mat"),

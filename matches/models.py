@@ -30,7 +30,7 @@ class Player(models.Model):
         help_text=_("Sum of the lengths of finished rated matches."),
     )
     # A bot plays through the same services as everyone (matches/gnubg/bots.py); its strength is
-    # a key of tavla.analysis.bots.STRENGTHS.
+    # a key of tavla.analysis.levels.STRENGTHS.
     is_bot = models.BooleanField(_("bot"), default=False)
     bot_strength = models.CharField(_("bot strength"), max_length=20, blank=True)
 

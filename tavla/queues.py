@@ -36,8 +36,10 @@ QUEUES: Final[tuple[WorkerQueue, ...]] = (
                 purpose="everything else: heartbeat, tournament no-shows"),
     WorkerQueue(CLOCK_QUEUE, ("matches.sweep_expired_clocks",), concurrency=1,
                 purpose="the clock sweep: flags and grace forfeits"),
-    WorkerQueue(ANALYSIS_QUEUE, ("matches.analyse_match",), concurrency=1,
-                purpose="gnubg's analysis of finished matches (seconds of CPU each)"),
+    WorkerQueue(ANALYSIS_QUEUE, ("matches.analyse_match", "matches.adjudication_chances"),
+                concurrency=1,
+                purpose="gnubg's analysis of finished matches (seconds of CPU each) and a "
+                        "referee's adjudication figures"),
     WorkerQueue(BOTS_QUEUE, ("matches.bot_turn",), concurrency=1,
                 purpose="bots' moves: gnubg chooses, the services apply"),
 )

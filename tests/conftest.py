@@ -25,8 +25,14 @@ from urllib.parse import quote
 
 import pytest
 
+from tavla.analysis import gnubg_guard
 from tavla.queues import CLOCK_QUEUE, queue_names
 from tests.processes import stop_process
+
+# Tests import tavla.site.asgi to drive the consumers in this process, and evaluate with gnubg on
+# its main thread: that import must not turn the test runner into a web process. The
+# servers the tests start are real web processes, guarded (tests/matches/test_gnubg_guard.py).
+gnubg_guard.allow_in_this_process("the test runner evaluates on its own main thread")
 
 if TYPE_CHECKING:
     from matches.models import Player

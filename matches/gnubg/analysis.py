@@ -3,24 +3,21 @@ Celery task on the analysis queue (never the clock queue), read by the API, the 
 pages and the fair-play list.
 
 Nothing about a match in progress is ever evaluated: :func:`analysis_request` and
-:func:`analysis_run` refuse a live match, and :func:`analysis_for` raises ``match_live``
-for one, so no page or endpoint can show it to its players or spectators.
+:func:`matches.gnubg.evaluation.analysis_run` refuse a live match, and :func:`analysis_for` raises
+``match_live`` for one, so no page or endpoint can show it to its players or spectators.
+The evaluation itself is in :mod:`matches.gnubg.evaluation`, which only the worker loads.
 """
 
 from __future__ import annotations
 
 import logging
-import time
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
 
-from matches.audit import mat_export
 from matches.errors import ServiceError
 from matches.models import AnalysisStatus, Match, MatchAnalysis, MatchStatus
-from tavla.analysis import analyse_record, read_mat
 from tavla.celery import app
 
 logger = logging.getLogger(__name__)
@@ -54,38 +51,6 @@ def analysis_request(match: Match) -> MatchAnalysis | None:
             logger.exception("could not queue the analysis of match %s", match_id)
 
     transaction.on_commit(enqueue)
-    return analysis
-
-
-def analysis_run(match_id: int) -> MatchAnalysis:
-    """Analyse the match now (the task calls this). Records a failure on the row rather
-    than raising, except for a match that is not finished (``match_live``)."""
-    match = Match.objects.select_related("player0", "player1", "table").get(pk=match_id)
-    if not match.is_finished:
-        raise ServiceError("match_live", "A match is analysed only once it is over.")
-    plies = analysis_plies()
-    analysis, _created = MatchAnalysis.objects.get_or_create(match=match)
-    started = time.perf_counter()
-    try:
-        result = analyse_record(read_mat(mat_export(match)), plies)
-    except Exception as error:  # noqa: BLE001 - stored for the referee, then re-raised
-        analysis.status = AnalysisStatus.FAILED
-        analysis.error = f"{type(error).__name__}: {error}"
-        analysis.finished_at = timezone.now()
-        analysis.save()
-        raise
-    data = result.to_dict()
-    analysis.status = AnalysisStatus.DONE
-    analysis.plies = plies
-    analysis.engine = result.engine
-    analysis.players = data["players"]
-    analysis.decisions = data["decisions"]
-    analysis.pr0, analysis.pr1 = (player.pr if player.decisions else None
-                                  for player in result.players)
-    analysis.error = ""
-    analysis.finished_at = timezone.now()
-    analysis.seconds = time.perf_counter() - started
-    analysis.save()
     return analysis
 
 

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 from matches import services
 from matches.errors import ServiceError
 from matches.gnubg.bots import bot_table_create
-from tavla.analysis.bots import STRENGTHS
+from tavla.analysis.levels import STRENGTHS
 
 LENGTHS = (1, 3, 5, 7)
 # The engine's strengths carry English labels; the page shows these (same keys).

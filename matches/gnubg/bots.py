@@ -3,8 +3,10 @@
 
 After every change of a match with a bot (``Match.has_bot``) :func:`schedule_bot_turn`
 queues a task on the bot queue, with a human-like pause, for the version the bot must act
-on. The task acts through :func:`matches.services.match_act` like any player; a task that
-arrives late (the match moved on) does nothing. The web processes never evaluate anything.
+on. The task (:func:`matches.gnubg.evaluation.bot_act`, in the bot worker) acts through
+:func:`matches.services.match_act` like any player; a task that arrives late (the match
+moved on) does nothing. The web processes never evaluate anything: this module names the
+strengths without loading gnubg.
 """
 
 from __future__ import annotations
@@ -20,12 +22,8 @@ from django.db import transaction
 from matches import services
 from matches.errors import ServiceError
 from matches.models import Match, Player, Table
-from matches.state import load_state
-from tavla.analysis import bots as bot_brain
+from tavla.analysis.levels import strength as bot_strength
 from tavla.celery import app
-from tavla.engine.actions import Double, Drop, PlayMove, Take
-from tavla.engine.game import Phase
-from tavla.engine.plays import Play
 
 logger = logging.getLogger(__name__)
 
@@ -35,7 +33,7 @@ _RNG = random.SystemRandom()
 def bot_player(strength: str) -> Player:
     """The bot player of ``strength`` (a key of ``STRENGTHS``), created on first use with a
     user who cannot log in."""
-    level = bot_brain.strength(strength)
+    level = bot_strength(strength)
     username = f"gnubg-{level.key.replace('_', '-')}"
     user, created = get_user_model().objects.get_or_create(username=username)
     if created:
@@ -106,48 +104,3 @@ def schedule_bot_turn(match: Match) -> None:
             logger.exception("could not queue the bot's turn in match %s", match_id)
 
     transaction.on_commit(enqueue)
-
-
-def bot_act(*, match_id: int, version: int, rng: random.Random | None = None) -> bool:
-    """Make the bot's move in ``match_id`` if a bot must act at ``version``; True if it
-    acted. Runs in a worker of the bot queue."""
-    match = Match.objects.select_related("player0", "player1").filter(pk=match_id).first()
-    if match is None or match.is_finished or match.version != version:
-        return False
-    state = load_state(match)
-    seat = state.player_to_act
-    if seat is None:
-        return False
-    player = match.players()[seat]
-    if not player.is_bot:
-        return False
-    if state.resign_offer is not None:
-        # A resignation offered to a bot: it accepts (it has no evaluator to weigh it by).
-        action, play = "accept_resign", None
-    else:
-        choice = bot_brain.choose(state, seat, player.bot_strength or "intermediate",
-                                  rng or _RNG)  # type: ignore[arg-type]
-        action, play = _service_action(state.phase, choice)
-    try:
-        services.match_act(match_id=match_id, player=player, action=action,
-                           expected_version=version, play=play)
-    except ServiceError as error:
-        if error.code in ("stale_version", "match_over", "not_your_turn"):
-            return False
-        raise
-    return True
-
-
-def _service_action(phase: Phase, choice: Any) -> tuple[str, str | None]:
-    if isinstance(choice, PlayMove):
-        play = choice.play
-        return "play", play.notation() if isinstance(play, Play) else str(play)
-    if isinstance(choice, Double):
-        return "double", None
-    if isinstance(choice, Take):
-        return "take", None
-    if isinstance(choice, Drop):
-        return "drop", None
-    if phase is Phase.TURN_START:
-        return "roll", None
-    raise ServiceError("illegal_action", f"the bot has nothing to do in phase {phase.value}")

@@ -18,7 +18,7 @@ from django.contrib import messages
 from django.contrib.admin import ModelAdmin
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import reverse
@@ -28,8 +28,12 @@ from django.utils.translation import gettext_lazy as _
 from matches import services
 from matches.audit import ReplayStep, mat_export, mat_filename, replay_steps
 from matches.errors import ServiceError
+from matches.gnubg.adjudication import (
+    figures_for_decision,
+    figures_status,
+    with_chances,
+)
 from matches.models import Match, MatchStatus
-from matches.referee.adjudication import winning_chances, with_chances
 from matches.review import review_data
 from matches.ui_strings import board_strings, review_strings
 from tavla.engine import EngineError
@@ -53,6 +57,9 @@ class AdjudicateForm(forms.Form):
     )
     reason = forms.CharField(label=_("Reason"), widget=forms.Textarea(attrs={"rows": 4}),
                              help_text=_("Recorded in the match's log with your name."))
+    # The version of the match the referee saw: the decision is refused if it moved on, and
+    # the figures recorded with it are the worker's for this version.
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
 
     def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -146,6 +153,9 @@ def replay_view(admin: ModelAdmin[Match], request: HttpRequest, match_id: int) -
 
 
 def adjudicate_view(admin: ModelAdmin[Match], request: HttpRequest, match_id: int) -> HttpResponse:
+    """The adjudication form. gnubg's figures are asked of an analysis worker when the page
+    opens (:mod:`matches.gnubg.adjudication`) and filled in by the page when they arrive;
+    nothing is evaluated in this process."""
     match = get_match(admin, request, match_id)
     if not request.user.has_perm(ADJUDICATE_PERMISSION):
         raise PermissionDenied
@@ -153,28 +163,59 @@ def adjudicate_view(admin: ModelAdmin[Match], request: HttpRequest, match_id: in
     if match.is_finished:
         messages.error(request, _("This match is over: there is nothing to adjudicate."))
         return HttpResponseRedirect(change_url)
-    form = AdjudicateForm(request.POST or None, match=match)
-    chances = winning_chances(match)
+    form = AdjudicateForm(request.POST or None, match=match, initial={"version": match.version})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        try:
-            services.match_adjudicate(
-                match_id=match.pk, referee=request.user,
-                winner=match.players()[data["winner"]], scope=data["scope"],
-                reason=with_chances(data["reason"], match, chances), points=data["points"],
-            )
-        except ServiceError as error:
-            form.add_error(None, error.detail)
+        if data["version"] != match.version:
+            # Decided on a position that is no longer the match's: show the current one.
+            fresh = request.POST.copy()
+            fresh["version"] = str(match.version)
+            form = AdjudicateForm(fresh, match=match)
+            form.is_valid()
+            form.add_error(None, _(
+                "The match has moved on since you opened this page (version %(seen)s, now "
+                "%(now)s): look at the position again and decide.")
+                % {"seen": data["version"], "now": match.version})
         else:
-            admin.log_change(request, match, f"Adjudicated the {data['scope']}: "
-                                             f"{data['reason']}")
-            messages.success(request, format_html(
-                "The {} was awarded to {}.", data["scope"], match.players()[data["winner"]]))
-            return HttpResponseRedirect(change_url)
-    context = _context(admin, request, match, f"Adjudicate match #{match.pk}", form=form,
-                       state=MatchState.from_dict(match.snapshot),
-                       chances=None if chances is None else [f"{100 * c:.1f}" for c in chances])
+            chances = figures_for_decision(match, request.user, match.version)
+            try:
+                services.match_adjudicate(
+                    match_id=match.pk, referee=request.user,
+                    winner=match.players()[data["winner"]], scope=data["scope"],
+                    reason=with_chances(data["reason"], match, chances),
+                    points=data["points"], expected_version=data["version"],
+                )
+            except ServiceError as error:
+                form.add_error(None, error.detail)
+            else:
+                admin.log_change(request, match, f"Adjudicated the {data['scope']}: "
+                                                 f"{data['reason']}")
+                messages.success(request, format_html(
+                    "The {} was awarded to {}.", data["scope"], match.players()[data["winner"]]))
+                return HttpResponseRedirect(change_url)
+    figures = figures_status(match, request.user, match.version, ask=True)
+    context = _context(
+        admin, request, match, f"Adjudicate match #{match.pk}", form=form,
+        state=MatchState.from_dict(match.snapshot), figures=figures,
+        figures_url=reverse("admin:matches_match_adjudicate_figures", args=[match.pk]),
+    )
     return TemplateResponse(request, "admin/matches/match/adjudicate.html", context)
+
+
+def adjudicate_figures_view(admin: ModelAdmin[Match], request: HttpRequest,
+                            match_id: int) -> HttpResponse:
+    """gnubg's figures for the adjudication page, as JSON: ``?version=N`` is the version the
+    page shows. Polled by the page; never evaluates, never queues (the form did)."""
+    match = get_match(admin, request, match_id)
+    if not request.user.has_perm(ADJUDICATE_PERMISSION):
+        raise PermissionDenied
+    raw = request.GET.get("version", "")
+    if not raw.isdigit():
+        return JsonResponse({"error": "invalid_version",
+                             "detail": "Give the version the page shows: ?version=N."},
+                            status=400)
+    figures = figures_status(match, request.user, int(raw), ask=False)
+    return JsonResponse(figures.as_json(), headers={"Cache-Control": "no-store"})
 
 
 def void_view(admin: ModelAdmin[Match], request: HttpRequest, match_id: int) -> HttpResponse:

@@ -50,8 +50,11 @@ def forfeit_change(change: MatchChange, *, loser: Player, reason: str, actor: An
 
 
 def match_adjudicate(*, match_id: int, referee: Any, winner: Player, scope: str,
-                     reason: str, points: int | None = None) -> Match:
-    """A referee awards the current game or the whole match to ``winner``, with a reason.
+                     reason: str, points: int | None = None,
+                     expected_version: int | None = None) -> Match:
+    """A referee awards the current game or the whole match to ``winner``, with a reason,
+    decided on ``expected_version`` when given (the position the referee looked at:
+    ``stale_version`` if a move landed since).
 
     The decision is itself an event carrying the referee and the reason.
     """
@@ -63,6 +66,8 @@ def match_adjudicate(*, match_id: int, referee: Any, winner: Player, scope: str,
     except ValueError:
         raise ServiceError("invalid_scope", "Adjudicate the 'game' or the 'match'.") from None
     with match_change(match_id) as change:
+        if expected_version is not None:
+            check_version(change.match, expected_version)
         seat = change.match.seat_of(winner)
         if seat is None:
             raise ServiceError("not_a_player", "The winner must be a player of this match.")

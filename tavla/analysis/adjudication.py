@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tavla.analysis import evaluator
 from tavla.analysis.bots import cube_of
-from tavla.analysis.evaluator import Level
+from tavla.analysis.levels import Level
 from tavla.engine.game import Phase
 from tavla.engine.match import MatchState
 

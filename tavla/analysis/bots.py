@@ -11,42 +11,17 @@ too good; take when taking beats passing), with the same noise for the weaker le
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from typing import Final
 
 from tavla.analysis import evaluator
-from tavla.analysis.evaluator import Cube, Level
+from tavla.analysis.evaluator import Cube
+from tavla.analysis.levels import STRENGTHS, Level, Strength, strength
 from tavla.engine.actions import Action, Double, Drop, PlayMove, Take
 from tavla.engine.game import Phase
 from tavla.engine.match import MatchState
 
-
-@dataclass(frozen=True, slots=True)
-class Strength:
-    key: str
-    label: str
-    level: Level
-
-
-STRENGTHS: Final = {
-    strength.key: strength
-    for strength in (
-        Strength("beginner", "Beginner", Level(0, 0.060)),
-        Strength("intermediate", "Intermediate", Level(0, 0.040)),
-        Strength("advanced", "Advanced", Level(0, 0.015)),
-        Strength("world_class", "World class", Level(2, 0.0)),
-    )
-}
-
-
-def strength(key: str) -> Strength:
-    """The strength called ``key``; raises ValueError for an unknown one."""
-    try:
-        return STRENGTHS[key]
-    except KeyError:
-        raise ValueError(
-            f"unknown bot strength {key!r}; choose one of {', '.join(STRENGTHS)}"
-        ) from None
+# The strengths are plain values, importable without gnubg; they are named here too, where
+# the bots' decisions are.
+__all__ = ["STRENGTHS", "Strength", "choose", "cube_of", "strength"]
 
 
 def cube_of(state: MatchState, mover: int) -> Cube:

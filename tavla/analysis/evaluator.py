@@ -6,6 +6,10 @@ points per unit of the current cube, for a match gnubg's ``mwc2eq`` of the match
 chance at the current cube (+1 = winning the cube's points, -1 = losing them), so one loss
 means the same whatever the cube. Positions are :class:`tavla.engine.Position` values;
 gnubg's board is the same two tuples, the opponent's first.
+
+Never imported in a web process: gnubg crashes the process when it evaluates off the main
+thread, so importing this module there raises
+:class:`tavla.analysis.gnubg_guard.GnubgInWebProcessError` (see that module).
 """
 
 from __future__ import annotations
@@ -14,9 +18,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-import gnubg
+from tavla.analysis import gnubg_guard
 
-from tavla.engine import Position, legal_plays
+# Before gnubg itself loads: a web process must fail here, loudly, not segfault later.
+gnubg_guard.refuse_in_web_process()
+
+import gnubg  # noqa: E402
+
+from tavla.analysis.levels import Level  # noqa: E402
+from tavla.engine import Position, legal_plays  # noqa: E402
+
+__all__ = [
+    "OPENING_ROLLS", "ROLLS", "Cube", "CubeEquities", "Level", "Result", "Side",
+    "apply_gnubg_move", "best_equity", "board", "cube_equities", "cube_info", "eval_context",
+    "from_mwc", "match_winning_chance", "rank_plays", "roll_average", "static_equity",
+    "to_mwc", "version",
+]
 
 Side = tuple[int, ...]
 Result = tuple[Side, Side]  # (mover, opponent) after a play, before the turn passes
@@ -65,19 +82,12 @@ class Cube:
         return True
 
 
-@dataclass(frozen=True, slots=True)
-class Level:
-    """How deep gnubg looks: ``plies`` 0-2 (pruned nets above 0, as gnubg's levels), and the
-    noise gnubg adds to its evaluations (a weaker player; 0 for analysis)."""
-
-    plies: int = 0
-    noise: float = 0.0
-
-    def context(self, *, deterministic: bool = True) -> dict[str, Any]:
-        context: dict[str, Any] = gnubg.eval_context(
-            1, self.plies, 1 if deterministic else 0, 1 if self.plies else 0, float(self.noise)
-        )
-        return context
+def eval_context(level: Level, *, deterministic: bool = True) -> dict[str, Any]:
+    """gnubg's evaluation context for ``level``."""
+    context: dict[str, Any] = gnubg.eval_context(
+        1, level.plies, 1 if deterministic else 0, 1 if level.plies else 0, float(level.noise)
+    )
+    return context
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,7 +167,7 @@ def rank_plays(
     the remaining legal plays in the order of gnubg's cubeless evaluation of each.
     """
     found = gnubg.find_best_moves(
-        board(position), cube_info(cube), level.context(deterministic=deterministic), dice
+        board(position), cube_info(cube), eval_context(level, deterministic=deterministic), dice
     )
     ranked: list[tuple[Result, float]] = []
     unknown: list[float] = []
@@ -184,7 +194,7 @@ def rank_plays(
 def best_equity(position: Position, dice: tuple[int, int], cube: Cube, level: Level,
                 _depth: int = 0) -> float:
     """The mover's cubeful equity after the best play of ``dice``."""
-    found = gnubg.find_best_moves(board(position), cube_info(cube), level.context(), dice)
+    found = gnubg.find_best_moves(board(position), cube_info(cube), eval_context(level), dice)
     if found:
         return float(found[0]["score"])
     # No legal play: the opponent is on roll in the same position, before rolling.
@@ -198,7 +208,7 @@ def best_equity(position: Position, dice: tuple[int, int], cube: Cube, level: Le
 def static_equity(position: Position, cube: Cube) -> float:
     """gnubg's 0-ply cubeless equity of the mover before rolling; the fallback when both
     players would have to dance in turn."""
-    output = gnubg.evaluate(board(position), cube_info(cube), Level().context())
+    output = gnubg.evaluate(board(position), cube_info(cube), eval_context(Level()))
     return float(output[5])
 
 
@@ -213,7 +223,7 @@ def roll_average(position: Position, cube: Cube, level: Level, *, opening: bool 
     total = 0.0
     weights = 0
     danced: float | None = None
-    context = level.context()
+    context = eval_context(level)
     info = cube_info(cube)
     gnubg_board = board(position)
     for roll, weight in rolls:

@@ -9,6 +9,12 @@ import os
 
 from django.core.asgi import get_asgi_application
 
+from tavla.analysis import gnubg_guard
+
+# Before anything else loads: this process serves requests on threads, where gnubg crashes
+# the whole process, so importing the evaluator from here on fails loudly instead.
+gnubg_guard.declare_web_process()
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tavla.settings")
 
 # Set up Django before importing anything that touches models (consumers, auth middleware).

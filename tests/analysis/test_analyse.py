@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tavla.analysis import analyse_mat, evaluator, read_mat
-from tavla.analysis.analyse import BLUNDER, DOUBTFUL, ERROR, error_rating, mark
+from tavla.analysis import evaluator, read_mat
+from tavla.analysis.analyse import BLUNDER, DOUBTFUL, ERROR, analyse_mat, error_rating, mark
 from tavla.analysis.bots import cube_of
 from tavla.analysis.evaluator import Level
 from tavla.engine.actions import Double, OpeningRoll, PlayMove, Roll, Take

@@ -20,7 +20,8 @@ from typing import Any
 
 import pytest
 
-from tavla.analysis import analyse_record, read_mat
+from tavla.analysis import read_mat
+from tavla.analysis.analyse import analyse_record
 from tavla.engine import Position, parse_play
 from tavla.engine.selfplay import selfplay_mat
 from tests.engine.gnubg_ref import gnubg_path, run_gnubg_scripts

@@ -13,8 +13,9 @@ from django.test import Client
 
 from matches import services
 from matches.errors import ServiceError
-from matches.gnubg.analysis import analysis_request, analysis_run
-from matches.gnubg.bots import bot_act, bot_player, bot_table_create
+from matches.gnubg.analysis import analysis_request
+from matches.gnubg.bots import bot_player, bot_table_create
+from matches.gnubg.evaluation import analysis_run, bot_act
 from matches.models import AnalysisStatus, Event, LogKind, Match, MatchAnalysis, Player
 from matches.state import load_state
 

@@ -8,7 +8,8 @@ from collections.abc import Callable
 
 import pytest
 
-from matches.gnubg.bots import bot_act, bot_player
+from matches.gnubg.bots import bot_player
+from matches.gnubg.evaluation import bot_act
 from matches.models import Match, MatchStatus
 from tests.tournaments.conftest import open_pairings
 from tournaments.models import PairingStatus, Tournament

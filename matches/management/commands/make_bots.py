@@ -8,7 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand
 
 from matches.gnubg.bots import bot_player
-from tavla.analysis.bots import STRENGTHS
+from tavla.analysis.levels import STRENGTHS
 
 
 class Command(BaseCommand):

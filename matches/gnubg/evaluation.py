@@ -1,0 +1,139 @@
+"""Everything of the site that evaluates with GNU Backgammon: a finished match's analysis,
+a bot's turn and a referee's adjudication figures.
+
+Only the workers of the analysis and bot queues load this module: the tasks of
+:mod:`matches.gnubg.tasks` import it when they run, and a web process refuses to load
+gnubg at all (:mod:`tavla.analysis.gnubg_guard`), because gnubg crashes the process when it
+evaluates on a request thread.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from typing import Any
+
+from django.utils import timezone
+
+from matches import services
+from matches.audit import mat_export
+from matches.errors import ServiceError
+from matches.gnubg.adjudication import store_answer
+from matches.gnubg.analysis import analysis_plies
+from matches.models import AnalysisStatus, Match, MatchAnalysis
+from matches.state import load_state
+from tavla.analysis import bots as bot_brain
+from tavla.analysis import read_mat
+from tavla.analysis.adjudication import match_winning_chances
+from tavla.analysis.analyse import analyse_record
+from tavla.engine.actions import Double, Drop, PlayMove, Take
+from tavla.engine.game import Phase
+from tavla.engine.plays import Play
+
+logger = logging.getLogger(__name__)
+
+_RNG = random.SystemRandom()
+
+
+def adjudication_chances(*, match_id: int, version: int) -> tuple[float, float] | None:
+    """Evaluate ``match_id`` as it stands at ``version`` and store the answer for the
+    referee's page (:func:`matches.gnubg.adjudication.store_answer`); return the chances
+    (player 0, player 1), or None.
+
+    The row is read once and its own snapshot evaluated, so the figures are those of
+    ``version`` exactly. A match that is over or has moved on gets no answer: the page
+    already tells the referee so. A money session, or an evaluation that fails, is answered
+    without figures, so the page stops waiting.
+    """
+    match = Match.objects.select_related("player0", "player1").filter(pk=match_id).first()
+    if match is None or match.is_finished or match.version != version:
+        return None
+    try:
+        chances = match_winning_chances(load_state(match))
+    except Exception as error:  # noqa: BLE001 - the help is optional; the adjudication is not
+        logger.exception("gnubg could not evaluate match %s for adjudication", match_id)
+        store_answer(match=match, version=version, chances=None,
+                     detail=f"{type(error).__name__}: {error}")
+        return None
+    store_answer(match=match, version=version, chances=chances,
+                 detail="" if chances else "a money session: no match to win")
+    return chances
+
+
+def analysis_run(match_id: int) -> MatchAnalysis:
+    """Analyse the match now (the task calls this). Records a failure on the row rather
+    than raising, except for a match that is not finished (``match_live``)."""
+    match = Match.objects.select_related("player0", "player1", "table").get(pk=match_id)
+    if not match.is_finished:
+        raise ServiceError("match_live", "A match is analysed only once it is over.")
+    plies = analysis_plies()
+    analysis, _created = MatchAnalysis.objects.get_or_create(match=match)
+    started = time.perf_counter()
+    try:
+        result = analyse_record(read_mat(mat_export(match)), plies)
+    except Exception as error:  # noqa: BLE001 - stored for the referee, then re-raised
+        analysis.status = AnalysisStatus.FAILED
+        analysis.error = f"{type(error).__name__}: {error}"
+        analysis.finished_at = timezone.now()
+        analysis.save()
+        raise
+    data = result.to_dict()
+    analysis.status = AnalysisStatus.DONE
+    analysis.plies = plies
+    analysis.engine = result.engine
+    analysis.players = data["players"]
+    analysis.decisions = data["decisions"]
+    analysis.pr0, analysis.pr1 = (player.pr if player.decisions else None
+                                  for player in result.players)
+    analysis.error = ""
+    analysis.finished_at = timezone.now()
+    analysis.seconds = time.perf_counter() - started
+    analysis.save()
+    return analysis
+
+
+
+def bot_act(*, match_id: int, version: int, rng: random.Random | None = None) -> bool:
+    """Make the bot's move in ``match_id`` if a bot must act at ``version``; True if it
+    acted. Runs in a worker of the bot queue."""
+    match = Match.objects.select_related("player0", "player1").filter(pk=match_id).first()
+    if match is None or match.is_finished or match.version != version:
+        return False
+    state = load_state(match)
+    seat = state.player_to_act
+    if seat is None:
+        return False
+    player = match.players()[seat]
+    if not player.is_bot:
+        return False
+    if state.resign_offer is not None:
+        # A resignation offered to a bot: it accepts (it has no evaluator to weigh it by).
+        action, play = "accept_resign", None
+    else:
+        choice = bot_brain.choose(state, seat, player.bot_strength or "intermediate",
+                                  rng or _RNG)  # type: ignore[arg-type]
+        action, play = _service_action(state.phase, choice)
+    try:
+        services.match_act(match_id=match_id, player=player, action=action,
+                           expected_version=version, play=play)
+    except ServiceError as error:
+        if error.code in ("stale_version", "match_over", "not_your_turn"):
+            return False
+        raise
+    return True
+
+
+def _service_action(phase: Phase, choice: Any) -> tuple[str, str | None]:
+    if isinstance(choice, PlayMove):
+        play = choice.play
+        return "play", play.notation() if isinstance(play, Play) else str(play)
+    if isinstance(choice, Double):
+        return "double", None
+    if isinstance(choice, Take):
+        return "take", None
+    if isinstance(choice, Drop):
+        return "drop", None
+    if phase is Phase.TURN_START:
+        return "roll", None
+    raise ServiceError("illegal_action", f"the bot has nothing to do in phase {phase.value}")
