@@ -34,6 +34,9 @@ class TournamentConsumer(GuardedSocket, AsyncJsonWebsocketConsumer):  # type: ig
         exists = await database_sync_to_async(
             Tournament.objects.filter(pk=tournament_id).exists)()
         if not exists:
+            # Accepted first: a close before the handshake ends is an HTTP 403 to the
+            # client, which never sees the code (docs/protocol.md promises 4404).
+            await self.accept()
             await self.close(code=CLOSE_NO_TOURNAMENT)
             return
         self.tournament_id = tournament_id
@@ -75,6 +78,7 @@ class NoticeConsumer(GuardedSocket, AsyncJsonWebsocketConsumer):  # type: ignore
     async def connect(self) -> None:
         player = await database_sync_to_async(_player_of)(self.scope)
         if player is None:
+            await self.accept()  # as above: the client sees 4401, not a refused handshake
             await self.close(code=CLOSE_NOT_LOGGED_IN)
             return
         self.player = player

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Final
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 
-from matches import broadcast, presence, selectors, statements
+from matches import broadcast, presence, selectors, statements, validation
 from matches.errors import ServiceError
 from matches.models import (
     Event,
@@ -25,6 +25,7 @@ from matches.state import (
     awaiting_client_seeds,
     load_state,
 )
+from matches.validation import PLAYER_ACTIONS as PLAYER_ACTIONS  # the checks' own list
 from tavla.engine import EngineError
 from tavla.engine.actions import (
     AcceptResign,
@@ -43,10 +44,6 @@ from tavla.engine.actions import (
 from tavla.engine.clock import Clock
 from tavla.engine.game import Phase
 from tavla.engine.match import MatchState
-
-PLAYER_ACTIONS: Final = ("roll", "double", "take", "drop", "play", "resign", "accept_resign",
-                         "reject_resign")
-
 
 # -- acting on a match ---------------------------------------------------------------------
 
@@ -90,15 +87,7 @@ def match_act(
     and the match's update; a match's end also rates it and frees the table.
     """
     player = _require_player(player, "Log in to play.")
-    if action not in PLAYER_ACTIONS:
-        raise ServiceError("unknown_action", f"Unknown action {action!r}; "
-                           f"expected one of {', '.join(PLAYER_ACTIONS)}.")
-    if action == "play" and not isinstance(play, str):
-        raise ServiceError("invalid_play", "A play needs its notation, such as '24/18 13/10'.")
-    if level is not None and (action != "resign" or isinstance(level, bool)
-                              or not isinstance(level, int) or level not in (1, 2, 3)):
-        raise ServiceError("invalid_level", "A resignation level is 1 (single game), 2 (gammon) "
-                           "or 3 (backgammon), and only a resignation has one.")
+    action, play, level = validation.action_arguments(action, play, level)
     with transaction.atomic():
         match = _locked_match(match_id)
         if table_id is not None and match.table_id != table_id:
