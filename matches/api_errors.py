@@ -40,7 +40,10 @@ def error_response(code: str, detail: str, status_code: int | None = None,
 
 
 def service_error_response(error: ServiceError) -> Response:
-    """A refused request as REST answers it: the same code and detail as the socket's."""
+    """A refused request as REST answers it: the same code and detail as the socket's (and
+    the bad field's name in ``fields``, as for every validation error)."""
+    if error.field is not None:
+        return error_response(error.code, error.detail, fields={error.field: [error.detail]})
     return error_response(error.code, error.detail)
 
 

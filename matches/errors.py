@@ -18,13 +18,15 @@ class ServiceError(Exception):
 
     ``code`` is stable for programs (the socket sends it as ``error``, the REST API answers
     it with :func:`http_status`); ``detail`` is for people. Services raise it when a rule
-    refuses a request; :mod:`matches.validation` raises it for input no service could take.
+    refuses a request; :mod:`matches.validation` raises it for input no service could take,
+    naming the bad ``field`` (REST adds ``"fields": {field: [detail]}``).
     """
 
-    def __init__(self, code: str, detail: str) -> None:
+    def __init__(self, code: str, detail: str, *, field: str | None = None) -> None:
         super().__init__(detail)
         self.code = code
         self.detail = detail
+        self.field = field
 
 
 _BAD = HTTPStatus.BAD_REQUEST

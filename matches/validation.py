@@ -51,7 +51,8 @@ def message_object(content: Any) -> dict[str, Any]:
 def object_id(value: Any, name: str) -> int:
     """A match's, table's or player's id: a positive JSON integer. Raises ``bad_request``."""
     if not _is_int(value) or not 1 <= value <= MAX_ID:
-        raise ServiceError("bad_request", f"{name} is an id: a positive whole number.")
+        raise ServiceError("bad_request", f"{name} is an id: a positive whole number.",
+                           field=name)
     return int(value)
 
 
@@ -74,10 +75,10 @@ def action_name(value: Any, allowed: tuple[str, ...] = ACTIONS) -> str:
     """An action's name. Raises ``bad_request`` when missing, ``unknown_action`` otherwise."""
     if value is None:
         raise ServiceError("bad_request", "action is required: one of " + ", ".join(allowed)
-                           + ".")
+                           + ".", field="action")
     if not isinstance(value, str) or value not in allowed:
         raise ServiceError("unknown_action", f"Unknown action {value!r}; expected one of "
-                           + ", ".join(allowed) + ".")
+                           + ", ".join(allowed) + ".", field="action")
     return value
 
 
@@ -86,7 +87,7 @@ def expected_version(value: Any) -> int:
     ``bad_request``."""
     if not _is_int(value) or value < 0:
         raise ServiceError("bad_request", "expected_version (the state's version, a whole "
-                           "number) is required.")
+                           "number) is required.", field="expected_version")
     return int(value)
 
 
@@ -97,10 +98,10 @@ def play_notation(action: str, value: Any) -> str | None:
     if action != "play":
         if value is None or value == "":
             return None
-        raise ServiceError("invalid_play", "Only action=play takes a play.")
+        raise ServiceError("invalid_play", "Only action=play takes a play.", field="play")
     if not isinstance(value, str) or len(value) > MAX_PLAY_LENGTH:
         raise ServiceError("invalid_play", "A play needs its notation, such as '24/18 13/10' "
-                           "(one of legal_plays[].notation).")
+                           "(one of legal_plays[].notation).", field="play")
     return value.strip()
 
 
@@ -111,7 +112,8 @@ def resign_level(action: str, value: Any) -> int | None:
         return None
     if action != "resign" or not _is_int(value) or value not in RESIGN_LEVELS:
         raise ServiceError("invalid_level", "A resignation level is 1 (single game), 2 "
-                           "(gammon) or 3 (backgammon), and only a resignation has one.")
+                           "(gammon) or 3 (backgammon), and only a resignation has one.",
+                           field="level")
     return int(value)
 
 
@@ -149,7 +151,7 @@ def client_seed(value: Any) -> str:
     if not isinstance(value, str) or not _HEX_SEED.fullmatch(value):
         raise ServiceError("invalid_seed", f"A client seed is 0 to {MAX_CLIENT_SEED_BYTES} "
                            "bytes in hex: a string of an even number of the digits 0-9 and "
-                           f"a-f, at most {2 * MAX_CLIENT_SEED_BYTES}.")
+                           f"a-f, at most {2 * MAX_CLIENT_SEED_BYTES}.", field="seed")
     return value.lower()
 
 
@@ -159,7 +161,7 @@ def seat(value: Any) -> int | None:
         return None
     if not _is_int(value) or value not in SEATS:
         raise ServiceError("invalid_seat", "A table has seats 0 and 1 (or send none for the "
-                           "first free seat).")
+                           "first free seat).", field="seat")
     return int(value)
 
 
@@ -168,7 +170,8 @@ def invite(value: Any) -> str | None:
     if value is None or value == "":
         return None
     if not isinstance(value, str) or len(value) > MAX_INVITE_LENGTH:
-        raise ServiceError("bad_request", "invite is the invitation token of the table's link.")
+        raise ServiceError("bad_request", "invite is the invitation token of the table's link.",
+                           field="invite")
     return value
 
 
@@ -203,13 +206,14 @@ def _rule_value(rule: Rule, value: Any) -> Any:
     if rule.kind == "flag":
         if isinstance(value, bool):
             return value
-        raise ServiceError("invalid_option", f"{rule.name} is true or false.")
+        raise ServiceError("invalid_option", f"{rule.name} is true or false.", field=rule.name)
     if rule.kind == "seconds":
         if (isinstance(value, (int, float)) and not isinstance(value, bool)
                 and math.isfinite(value) and 0 <= value <= MAX_SECONDS):
             return float(value)
         raise ServiceError("invalid_option",
-                           f"{rule.name} is a number of seconds from 0 to {MAX_SECONDS:.0f}.")
+                           f"{rule.name} is a number of seconds from 0 to {MAX_SECONDS:.0f}.",
+                           field=rule.name)
     if rule.kind == "points":
         if value is None:
             return None
@@ -218,12 +222,13 @@ def _rule_value(rule: Rule, value: Any) -> Any:
         if _is_int(value) and low <= value <= high:
             return int(value)
         raise ServiceError("invalid_option",
-                           f"{rule.name} is a whole number from {low} to {high}, or null.")
+                           f"{rule.name} is a whole number from {low} to {high}, or null.",
+                           field=rule.name)
     assert rule.choices is not None, f"{rule.name}: a choice needs its choices"
     if isinstance(value, str) and value in rule.choices.values:
         return value
     raise ServiceError("invalid_option",
-                       f"{rule.name} is one of: {', '.join(rule.choices.values)}.")
+                       f"{rule.name} is one of: {', '.join(rule.choices.values)}.", field=rule.name)
 
 
 def table_options(data: Any, *, creator: Player | None = None) -> TableOptions:
@@ -237,24 +242,27 @@ def table_options(data: Any, *, creator: Player | None = None) -> TableOptions:
     unknown = sorted(set(data) - {"name", "clock_preset", "reserve_for", *rules})
     if unknown:
         raise ServiceError("invalid_option", "Unknown table options: " + ", ".join(
-            str(key) for key in unknown) + ".")
+            str(key) for key in unknown) + ".", field=str(unknown[0]))
     name = data.get("name")
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_TABLE_NAME:
         raise ServiceError("invalid_option",
-                           f"A table needs a name of 1 to {MAX_TABLE_NAME} characters.")
+                           f"A table needs a name of 1 to {MAX_TABLE_NAME} characters.",
+                           field="name")
     preset = data.get("clock_preset")
     if preset is not None and (not isinstance(preset, str) or preset not in PRESETS):
         raise ServiceError("invalid_option",
-                           f"clock_preset is one of: {', '.join(PRESETS)}.")
+                           f"clock_preset is one of: {', '.join(PRESETS)}.", field="clock_preset")
     reserved = None
     if data.get("reserve_for") is not None:
         value = data["reserve_for"]
         reserved = (Player.objects.filter(pk=value).first()
                     if _is_int(value) and 1 <= value <= MAX_ID else None)
         if reserved is None:
-            raise ServiceError("invalid_option", "reserve_for is the id of another player.")
+            raise ServiceError("invalid_option", "reserve_for is the id of another player.",
+                               field="reserve_for")
         if creator is None or reserved.pk == creator.pk:
             raise ServiceError("invalid_option",
-                               "A seat can be reserved only for another player than its creator.")
+                               "A seat can be reserved only for another player than its creator.",
+                               field="reserve_for")
     values = {key: _rule_value(rules[key], value) for key, value in data.items() if key in rules}
     return TableOptions(name.strip(), preset, reserved, values)
