@@ -77,7 +77,6 @@ ERROR_STATUS: Final[dict[str, int]] = {
     "too_many_sockets": HTTPStatus.TOO_MANY_REQUESTS,
     "locked_out": HTTPStatus.TOO_MANY_REQUESTS,
     # -- tournaments: a request the director, a player or a format refuses --
-    "invalid": _BAD,
     "bad_result": _BAD,
     "bad_score": _BAD,
     "bad_board_number": _BAD,
