@@ -153,8 +153,8 @@ def sent_codes(trees: list[tuple[str, ast.Module]]) -> Found:
                 code = _text(_keyword(node, "code")) or coded[called]
                 if code:
                     coded_raises.setdefault(called, []).append((code, where))
-    for cls in passed_on:
-        for code, where in coded_raises.get(cls, []):
+    for caught in passed_on:
+        for code, where in coded_raises.get(caught, []):
             found.add(code, where)
     return found
 

@@ -313,7 +313,7 @@ async def _socket_answer(socket: WebsocketCommunicator, message: Any, ref: int) 
     return str(answer["error"])
 
 
-async def _connect_answer(path: str, player: Player) -> str:
+async def _connect_answer(path: str, player: Player | None) -> str:
     headers = [ORIGIN, *(await sync_to_async(session_cookie)(player))]
     socket = WebsocketCommunicator(application, path, headers=headers)
     connected, _ = await socket.connect(timeout=5)
