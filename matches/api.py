@@ -64,7 +64,7 @@ from matches.serializers import (
     TokenRequestSerializer,
     TokenSerializer,
 )
-from tavla.security import LOCKED_OUT_STATUS, lockout_message
+from tavla.security import lockout_message
 from tavla.throttles import TokenRateThrottle
 
 
@@ -123,10 +123,9 @@ class TokenView(APIView):
         user = authenticate(request._request, username=serializer.validated_data["username"],
                             password=serializer.validated_data["password"])
         if getattr(request._request, "axes_locked_out", False):
-            return error_response("locked_out", lockout_message(), LOCKED_OUT_STATUS)
+            return error_response("locked_out", lockout_message())
         if user is None or not user.is_active:
-            return error_response("authentication_failed", "Wrong username or password.",
-                                  status.HTTP_401_UNAUTHORIZED)
+            return error_response("authentication_failed", "Wrong username or password.")
         token, _created = Token.objects.get_or_create(user=user)
         player = services.player_for_user(user)
         return Response({"token": token.key, "player": PlayerSerializer(player).data})

@@ -14,7 +14,7 @@ from typing import Any, Final
 
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404
-from rest_framework import exceptions, status
+from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
@@ -31,12 +31,10 @@ _DRF_CODES: Final[dict[str, str]] = {
 }
 
 
-def error_response(code: str, detail: str, status_code: int | None = None,
-                   **extra: Any) -> Response:
-    """The error body with the code's status (:data:`matches.errors.ERROR_STATUS`), or
-    ``status_code`` where REST must differ (a lockout's own status)."""
-    return Response({"error": code, "detail": detail, **extra},
-                    status=http_status(code) if status_code is None else status_code)
+def error_response(code: str, detail: str, **extra: Any) -> Response:
+    """The error body, with the code's status from :data:`matches.errors.ERROR_STATUS` (the
+    only place a status is chosen)."""
+    return Response({"error": code, "detail": detail, **extra}, status=http_status(code))
 
 
 def service_error_response(error: ServiceError) -> Response:
@@ -73,11 +71,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
             f"{name}: {' '.join(messages)}" if name != "non_field_errors" else " ".join(messages)
             for name, messages in fields.items()
         )
-        return error_response("bad_request", detail or "Invalid input.",
-                              status.HTTP_400_BAD_REQUEST, fields=fields)
+        return error_response("bad_request", detail or "Invalid input.", fields=fields)
     if isinstance(exc, RequestDataTooBig):  # a body that did not declare its size
-        return error_response("too_large", "The request body is too large.",
-                              status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
+        return error_response("too_large", "The request body is too large.")
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):

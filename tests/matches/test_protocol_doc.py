@@ -30,6 +30,8 @@ from rest_framework import exceptions
 from matches.api_errors import _DRF_CODES
 from matches.errors import ERROR_STATUS
 from matches.selectors import PROTOCOL_VERSION
+from tavla.api_http import too_large_response
+from tavla.security import LOCKED_OUT_STATUS
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("matches", "tournaments", "tavla")
@@ -203,6 +205,12 @@ def test_every_code_in_the_table_is_sent_somewhere() -> None:
 def test_rest_frameworks_own_errors_use_the_table() -> None:
     for code, status in drf_codes().items():
         assert ERROR_STATUS.get(code) == status, code
+
+
+def test_responses_made_outside_rest_framework_use_the_tables_status() -> None:
+    """The body limit and the login lockout answer before DRF's handler: same statuses."""
+    assert too_large_response().status_code == ERROR_STATUS["too_large"]
+    assert LOCKED_OUT_STATUS == ERROR_STATUS["locked_out"]
 
 
 def test_a_planted_module_with_a_new_code_is_caught(tmp_path: Path) -> None:
