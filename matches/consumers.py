@@ -61,9 +61,11 @@ def _history(table_id: int, match_id: int | None) -> dict[str, Any]:
     return selectors.match_history(match)
 
 
-def _client_seed(table_id: int, player: Player, seed: str, known: int | None) -> None:
+def _client_seed(table_id: int, player: Player | None, seed: str, known: int | None) -> None:
     """Send ``player``'s client seed (checked) for the match in progress at the table
     (``known``: the one the board shows)."""
+    if player is None:
+        raise ServiceError("not_authenticated", "Log in to play.")
     target = known or (Match.objects.filter(table_id=table_id, status=MatchStatus.PLAYING)
                        .order_by("-pk").values_list("pk", flat=True).first())
     if target is None:
@@ -269,7 +271,7 @@ class TableConsumer(ChatSocketMixin, _LiveConsumer):
         try:
             content = validation.message_object(content)
             kind = content.get("type")
-            if kind in WRITES and self.player is None:
+            if kind in WRITES and self.player is None:  # before the content is read
                 raise ServiceError("not_authenticated", "Log in to play.")
             if kind == "action":
                 await self._action(content)
@@ -294,7 +296,6 @@ class TableConsumer(ChatSocketMixin, _LiveConsumer):
                 await self.send_json({"type": "pong"} if ref is None
                                      else {"type": "pong", "ref": ref})
             elif kind == "client_seed":  # this player's contribution to the dice
-                assert self.player is not None  # WRITES above
                 await db(_client_seed)(self.table_id, self.player,
                                        validation.client_seed(content.get("seed")), self.playing)
             elif kind == "check_clock":
