@@ -264,5 +264,16 @@ def table_options(data: Any, *, creator: Player | None = None) -> TableOptions:
             raise ServiceError("invalid_option",
                                "A seat can be reserved only for another player than its creator.",
                                field="reserve_for")
-    values = {key: _rule_value(rules[key], value) for key, value in data.items() if key in rules}
-    return TableOptions(name.strip(), preset, reserved, values)
+    return TableOptions(name.strip(), preset, reserved,
+                        rule_values({key: data[key] for key in data if key in rules}))
+
+
+def rule_values(values: dict[str, Any]) -> dict[str, Any]:
+    """``values`` (table options by name, as :func:`matches.services.table_create` takes
+    them) checked and cleaned. Raises ``invalid_option`` for an unknown name or a bad value."""
+    rules = {rule.name: rule for rule in RULES}
+    unknown = sorted(set(values) - set(rules))
+    if unknown:
+        raise ServiceError("invalid_option", "Unknown table options: " + ", ".join(unknown)
+                           + ".", field=unknown[0])
+    return {key: _rule_value(rules[key], value) for key, value in values.items()}
