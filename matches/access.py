@@ -49,26 +49,37 @@ def may_watch(table: Table, player: Player | None, invite: str | None = None) ->
     return player.pk in known or plays_at(table, player)
 
 
+def not_visible(table_id: int) -> ServiceError:
+    """The one answer to a table that is not there, or private and not the viewer's: the same
+    ``not_found`` (REST's 404, the socket's close 4404), so nobody learns which it is."""
+    return ServiceError("not_found", f"There is no table {table_id}, or it is private: open "
+                        "it with its invitation link.")
+
+
 def check_may_sit(table: Table, player: Player, invite: str | None = None) -> None:
-    """Refuse a seat at a private table to whoever may not watch it (the services call this)."""
+    """Refuse a seat at a private table to whoever may not watch it (the services call this):
+    ``not_found``, as for a table that does not exist."""
     if not may_watch(table, player, invite):
-        raise ServiceError("forbidden", "This table is private: you need its invitation link.")
+        raise not_visible(table.pk)
 
 
 def board_access(table_id: int, user: Any, invite: str | None = None
                  ) -> tuple[Player | None, bool]:
     """The viewer of a new board and whether they play at this table.
 
-    Raises ``Table.DoesNotExist``; :class:`ServiceError` when a private table is not theirs.
+    Raises :class:`ServiceError` ``not_found`` when there is no such table, or a private
+    table is not theirs.
     """
-    table = Table.objects.get(pk=table_id)
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        raise not_visible(table_id)
     player = None
     if user is not None and getattr(user, "is_authenticated", False):
         player = player_for_user(user)
         player.user = user  # already loaded by the auth middleware: the services need it
     seated = player is not None and plays_at(table, player)
     if not seated and not may_watch(table, player, invite):
-        raise ServiceError("forbidden", "This table is private.")
+        raise not_visible(table_id)
     return player, seated
 
 

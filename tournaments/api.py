@@ -9,7 +9,9 @@
   ``winner_points`` and ``loser_points``; ``.../confirm/``; ``.../reject/`` (over the board)
 
 Anyone may read; writing needs a logged-in user (session or ``Authorization: Token``).
-Errors are ``{"error": code, "detail": text}``; a refused request changes nothing.
+Errors are ``{"error": code, "detail": text}`` with the code's status in
+:data:`matches.errors.ERROR_STATUS` (codes: docs/tournaments.md); a refused request changes
+nothing.
 """
 
 from __future__ import annotations
@@ -19,31 +21,17 @@ from typing import Any
 from django.http import Http404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
-from rest_framework import permissions, serializers, status, viewsets
+from rest_framework import permissions, serializers, viewsets
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.decorators import action
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from matches.errors import ServiceError
+from matches.rest.errors import service_error_response
 from matches.services import player_for_user
 from tournaments import selectors, services
 from tournaments.models import Pairing, Tournament
-
-STATUS_OF_ERROR = {
-    "not_authenticated": status.HTTP_401_UNAUTHORIZED,
-    "forbidden": status.HTTP_403_FORBIDDEN,
-    "not_the_winner": status.HTTP_403_FORBIDDEN,
-    "own_report": status.HTTP_403_FORBIDDEN,
-    "not_found": status.HTTP_404_NOT_FOUND,
-    "bad_result": status.HTTP_400_BAD_REQUEST,
-    "bad_score": status.HTTP_400_BAD_REQUEST,
-}
-
-
-def error_response(error: ServiceError) -> Response:
-    return Response({"error": error.code, "detail": error.detail},
-                    status=STATUS_OF_ERROR.get(error.code, status.HTTP_409_CONFLICT))
 
 
 class EntrySerializer(serializers.Serializer[Any]):
@@ -181,7 +169,7 @@ class TournamentViewSet(viewsets.GenericViewSet[Tournament]):
         try:
             entry = call(tournament, player_for_user(request.user))
         except ServiceError as error:
-            return error_response(error)
+            return service_error_response(error)
         entry.refresh_from_db()
         return Response(selectors.entry_dict(entry))
 
@@ -210,7 +198,7 @@ class TournamentViewSet(viewsets.GenericViewSet[Tournament]):
         try:
             row = call(int(pairing_id))
         except ServiceError as error:
-            return error_response(error)
+            return service_error_response(error)
         row = Pairing.objects.select_related("round", "entry_a__player",
                                              "entry_b__player").get(pk=row.pk)
         return Response(selectors.pairing_dict(row, selectors.live_matches(tournament)))

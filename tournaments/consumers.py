@@ -26,6 +26,21 @@ from tournaments.selectors import tournament_group
 CLOSE_NO_TOURNAMENT = 4404
 
 
+async def answer_ping(socket: AsyncJsonWebsocketConsumer, content: Any, refusal: str) -> None:
+    """What these sockets answer a client: ``pong`` to a ping (with its ``ref``), as every
+    socket of the protocol does; ``bad_request`` to a message that is not an object;
+    ``unknown_type`` to anything else."""
+    ref = content.get("ref") if isinstance(content, dict) else None
+    if not isinstance(content, dict):
+        reply = {"type": "error", "error": "bad_request",
+                 "detail": "Send one JSON object per message."}
+    elif content.get("type") == "ping":
+        reply = {"type": "pong"}
+    else:
+        reply = {"type": "error", "error": "unknown_type", "detail": refusal}
+    await socket.send_json(reply if ref is None else {**reply, "ref": ref})
+
+
 class TournamentConsumer(GuardedSocket, AsyncJsonWebsocketConsumer):  # type: ignore[misc]
     group: str | None = None
 
@@ -34,6 +49,9 @@ class TournamentConsumer(GuardedSocket, AsyncJsonWebsocketConsumer):  # type: ig
         exists = await database_sync_to_async(
             Tournament.objects.filter(pk=tournament_id).exists)()
         if not exists:
+            # Accepted first: a close before the handshake ends is an HTTP 403 to the
+            # client, which never sees the code (docs/protocol.md promises 4404).
+            await self.accept()
             await self.close(code=CLOSE_NO_TOURNAMENT)
             return
         self.tournament_id = tournament_id
@@ -46,11 +64,7 @@ class TournamentConsumer(GuardedSocket, AsyncJsonWebsocketConsumer):  # type: ig
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        if isinstance(content, dict) and content.get("type") == "ping":
-            await self.send_json({"type": "pong"})
-        else:
-            await self.send_json({"type": "error", "error": "unknown_type",
-                                  "detail": "This socket only announces changes."})
+        await answer_ping(self, content, "This socket only announces changes.")
 
     async def tournament_changed(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "tournament.changed",
@@ -75,6 +89,7 @@ class NoticeConsumer(GuardedSocket, AsyncJsonWebsocketConsumer):  # type: ignore
     async def connect(self) -> None:
         player = await database_sync_to_async(_player_of)(self.scope)
         if player is None:
+            await self.accept()  # as above: the client sees 4401, not a refused handshake
             await self.close(code=CLOSE_NOT_LOGGED_IN)
             return
         self.player = player
@@ -89,11 +104,7 @@ class NoticeConsumer(GuardedSocket, AsyncJsonWebsocketConsumer):  # type: ignore
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        if isinstance(content, dict) and content.get("type") == "ping":
-            await self.send_json({"type": "pong"})
-        else:
-            await self.send_json({"type": "error", "error": "unknown_type",
-                                  "detail": "This socket only announces pairings."})
+        await answer_ping(self, content, "This socket only announces pairings.")
 
     async def notices_changed(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "notices", "notices": event.get("notices", [])})

@@ -23,7 +23,7 @@ from urllib.parse import parse_qs
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from matches import access, selectors, services
+from matches import access, selectors, services, validation
 from matches.chat.socket import COMMANDS as CHAT_COMMANDS
 from matches.chat.socket import ChatSocketMixin
 from matches.errors import ServiceError
@@ -40,11 +40,15 @@ from matches.services.rematch import match_rematch
 logger = logging.getLogger(__name__)
 
 # Close codes (4000-4999 are the application's own): the browser shows why it was sent away.
+# A private table without its invitation is, to that viewer, no table at all: 4404 as over
+# REST's 404, after the same ``not_found`` error.
 CLOSE_NO_TABLE = 4404
-CLOSE_FORBIDDEN = 4403
 
 COMMANDS = ("action", "sit", "stand", "sync", "history", "ping", "check_clock", "client_seed",
             "rematch", "rematch_decline", *CHAT_COMMANDS)
+# The commands that change something: refused to an anonymous viewer before their content is
+# read, as REST refuses an anonymous write before reading its body.
+WRITES = frozenset(("action", "sit", "stand", "client_seed", "rematch", "rematch_decline"))
 
 def _history(table_id: int, match_id: int | None) -> dict[str, Any]:
     """Every game with its events of ``match_id`` (the match the board shows, which must be
@@ -58,13 +62,11 @@ def _history(table_id: int, match_id: int | None) -> dict[str, Any]:
     return selectors.match_history(match)
 
 
-def _client_seed(table_id: int, player: Player | None, seed: Any, known: int | None) -> None:
-    """Send ``player``'s client seed for the match in progress at the table (``known``: the
-    one the board shows)."""
+def _client_seed(table_id: int, player: Player | None, seed: str, known: int | None) -> None:
+    """Send ``player``'s client seed (checked) for the match in progress at the table
+    (``known``: the one the board shows)."""
     if player is None:
         raise ServiceError("not_authenticated", "Log in to play.")
-    if not isinstance(seed, str):
-        raise ServiceError("bad_request", "seed is a hex string (0 to 64 bytes).")
     target = known or (Match.objects.filter(table_id=table_id, status=MatchStatus.PLAYING)
                        .order_by("-pk").values_list("pk", flat=True).first())
     if target is None:
@@ -170,14 +172,10 @@ class TableConsumer(ChatSocketMixin, _LiveConsumer):
         self.group = table_group(self.table_id)
         try:
             self.player, seated = await db(self._open)()
-        except Table.DoesNotExist:
-            await self.accept()
-            await self.close(code=CLOSE_NO_TABLE)
-            return
-        except ServiceError as error:
+        except ServiceError as error:  # no such table, or a private one without invitation
             await self.accept()
             await self.send_error(error.code, error.detail)
-            await self.close(code=CLOSE_FORBIDDEN)
+            await self.close(code=CLOSE_NO_TABLE)
             return
         await self.channel_layer.group_add(self.group, self.channel_name)
         # States pushed from now on are held until the greeting (state, chat history) is out.
@@ -272,19 +270,19 @@ class TableConsumer(ChatSocketMixin, _LiveConsumer):
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         ref = content.get("ref") if isinstance(content, dict) else None
         try:
-            if not isinstance(content, dict):
-                raise ServiceError("bad_request", "Send one JSON object per message.")
+            content = validation.message_object(content)
             kind = content.get("type")
+            if kind in WRITES and self.player is None:  # before the content is read
+                raise ServiceError("not_authenticated", "Log in to play.")
             if kind == "action":
                 await self._action(content)
             elif kind == "sit":
-                seat = content.get("seat")
-                if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
-                    raise ServiceError("bad_request", "seat is 0, 1 or absent.")
+                wanted = validation.sit_input(content)
                 # Present first: the new seat reaches the other boards as soon as it commits.
                 await self._mark_present()
                 await db(services.table_sit)(table_id=self.table_id, player=self.player,
-                                             seat=seat, invite=self.invite)
+                                             seat=wanted.seat,
+                                             invite=wanted.invite or self.invite)
                 await self.chat_refresh()
             elif kind == "stand":
                 await db(services.table_stand)(table_id=self.table_id, player=self.player)
@@ -299,8 +297,8 @@ class TableConsumer(ChatSocketMixin, _LiveConsumer):
                 await self.send_json({"type": "pong"} if ref is None
                                      else {"type": "pong", "ref": ref})
             elif kind == "client_seed":  # this player's contribution to the dice
-                await db(_client_seed)(self.table_id, self.player, content.get("seed"),
-                                       self.playing)
+                await db(_client_seed)(self.table_id, self.player,
+                                       validation.client_seed(content.get("seed")), self.playing)
             elif kind == "check_clock":
                 # A board whose clock display reached zero asks; the server still decides,
                 # and a flag reaches every board through the usual broadcast.
@@ -310,8 +308,9 @@ class TableConsumer(ChatSocketMixin, _LiveConsumer):
                 await self.chat_command(kind, content)
             elif kind in ("rematch", "rematch_decline"):
                 match_id = content.get("match_id", self.shown[0])
-                if isinstance(match_id, bool) or not isinstance(match_id, int):
-                    raise ServiceError("bad_request", "match_id is the finished match's id.")
+                if match_id is None:
+                    raise ServiceError("no_match", "No match has been played at this table.")
+                match_id = validation.object_id(match_id, "match_id")
                 await db(_rematch)(self.table_id, match_id, self.player, kind == "rematch")
             else:
                 raise ServiceError("unknown_type", "type is one of: " + ", ".join(COMMANDS) + ".")
@@ -319,38 +318,22 @@ class TableConsumer(ChatSocketMixin, _LiveConsumer):
             await self.send_error(error.code, error.detail, ref)
 
     async def _action(self, content: dict[str, Any]) -> None:
-        action = content.get("action")
-        version = content.get("expected_version")
-        play = content.get("play")
-        level = content.get("level")
-        match_id = content.get("match_id")
-        if not isinstance(action, str):
-            raise ServiceError("bad_request", "action is one of: "
-                               + ", ".join(services.PLAYER_ACTIONS) + ".")
-        if isinstance(version, bool) or not isinstance(version, int):
-            raise ServiceError("bad_request", "expected_version (the state's version) is "
-                               "required.")
-        if play is not None and not isinstance(play, str):
-            raise ServiceError("bad_request", "play is the play's notation, such as "
-                               "'24/18 13/10'.")
-        if match_id is not None and (isinstance(match_id, bool) or not isinstance(match_id, int)):
-            raise ServiceError("bad_request", "match_id is a number.")
-        if level is not None and (isinstance(level, bool) or not isinstance(level, int)):
-            raise ServiceError("invalid_level", "level is 1 (single game), 2 (gammon) or 3 "
-                               "(backgammon).")
+        wanted = validation.action_input(content, with_match_id=True)
         # The match this board shows in progress is the one acted on: no lookup.
-        target = match_id if match_id is not None else self.playing
+        target = wanted.match_id if wanted.match_id is not None else self.playing
         if target is None:
             target = await db(selectors.playing_match_id)(self.table_id)
         if target is None:
             raise ServiceError("no_match", "No match is being played at this table.")
-        if action == "end_session":  # money sessions: as over REST, the same service
+        if wanted.action == "end_session":  # money sessions: as over REST, the same service
             await db(services.match_end_session)(match_id=target, table_id=self.table_id,
-                                                 player=self.player, expected_version=version)
+                                                 player=self.player,
+                                                 expected_version=wanted.expected_version)
             return
         await db(services.match_act)(match_id=target, table_id=self.table_id,
-                                     player=self.player, action=action,
-                                     expected_version=version, play=play, level=level)
+                                     player=self.player, action=wanted.action,
+                                     expected_version=wanted.expected_version,
+                                     play=wanted.play, level=wanted.level)
 
 
 class LobbyConsumer(_LiveConsumer):
@@ -376,7 +359,12 @@ class LobbyConsumer(_LiveConsumer):
         await self.send_lobby()
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        if isinstance(content, dict) and content.get("type") == "sync":
+        ref = content.get("ref") if isinstance(content, dict) else None
+        if not isinstance(content, dict):
+            await self.send_error("bad_request", "Send one JSON object per message.", ref)
+        elif content.get("type") == "sync":
             await self.send_lobby()
+        elif content.get("type") == "ping":  # the heartbeat every client sends (as a board's)
+            await self.send_json({"type": "pong"} if ref is None else {"type": "pong", "ref": ref})
         else:
-            await self.send_error("unknown_type", "The lobby only understands sync.")
+            await self.send_error("unknown_type", "The lobby understands sync and ping.", ref)

@@ -16,7 +16,7 @@ from rest_framework.response import Response
 from matches.errors import ServiceError
 from matches.gnubg.analysis import analysis_for, analysis_json
 from matches.models import AnalysisStatus
-from matches.rest.errors import error_response
+from matches.rest.errors import error_response, service_error_response
 from matches.rest.serializers import ErrorSerializer
 from matches.rest.views import TavlaAPIMixin, viewer_of
 from matches.selectors import visible_matches
@@ -95,9 +95,9 @@ class MatchAnalysisView(TavlaAPIMixin):
         try:
             analysis = analysis_for(match)
         except ServiceError as error:
-            return error_response(error.code, error.detail, 409)
+            return service_error_response(error)
         if analysis is None:
-            return error_response("not_found", "This match has not been analysed.", 404)
+            return error_response("not_found", "This match has not been analysed.")
         status = 200 if analysis.status == AnalysisStatus.DONE else 202
         return Response(analysis_json(analysis), status=status)
 

@@ -4,6 +4,8 @@
 :class:`matches.errors.ServiceError` (a refused request; nothing was changed) and DRF's own
 exceptions (validation, authentication, permission, not found, malformed JSON) into the one
 error shape. Validation errors also carry ``fields``: the message list of each bad field.
+The status of every code is in :data:`matches.errors.ERROR_STATUS`, the one table for
+matches, tournaments and analysis.
 """
 
 from __future__ import annotations
@@ -12,58 +14,13 @@ from typing import Any, Final
 
 from django.core.exceptions import PermissionDenied, RequestDataTooBig
 from django.http import Http404
-from rest_framework import exceptions, status
+from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler
 
-from matches.errors import ServiceError
+from matches.errors import ERROR_STATUS, ServiceError, http_status
 
-# The one error vocabulary of the live protocol (docs/protocol.md, "Errors"): every code the
-# REST API and the sockets send, with the HTTP status REST answers it with. A test checks
-# that the documentation's table and this one agree, and that every code the services raise
-# is here.
-ERROR_STATUS: Final[dict[str, int]] = {
-    "bad_request": status.HTTP_400_BAD_REQUEST,
-    "unknown_type": status.HTTP_400_BAD_REQUEST,
-    "unknown_action": status.HTTP_400_BAD_REQUEST,
-    "invalid_play": status.HTTP_400_BAD_REQUEST,
-    "invalid_level": status.HTTP_400_BAD_REQUEST,
-    "invalid_seat": status.HTTP_400_BAD_REQUEST,
-    "invalid_option": status.HTTP_400_BAD_REQUEST,
-    "invalid_scope": status.HTTP_400_BAD_REQUEST,
-    "reason_required": status.HTTP_400_BAD_REQUEST,
-    "message_too_long": status.HTTP_400_BAD_REQUEST,
-    "not_authenticated": status.HTTP_401_UNAUTHORIZED,
-    "authentication_failed": status.HTTP_401_UNAUTHORIZED,
-    "forbidden": status.HTTP_403_FORBIDDEN,
-    "not_a_player": status.HTTP_403_FORBIDDEN,
-    "not_your_turn": status.HTTP_403_FORBIDDEN,
-    "seat_reserved": status.HTTP_403_FORBIDDEN,
-    "not_found": status.HTTP_404_NOT_FOUND,
-    "method_not_allowed": status.HTTP_405_METHOD_NOT_ALLOWED,
-    "not_acceptable": status.HTTP_406_NOT_ACCEPTABLE,
-    "stale_version": status.HTTP_409_CONFLICT,
-    "illegal_action": status.HTTP_409_CONFLICT,
-    "match_over": status.HTTP_409_CONFLICT,
-    "flag_fell": status.HTTP_409_CONFLICT,
-    "no_match": status.HTTP_409_CONFLICT,
-    "already_seated": status.HTTP_409_CONFLICT,
-    "seat_taken": status.HTTP_409_CONFLICT,
-    "table_full": status.HTTP_409_CONFLICT,
-    "not_seated": status.HTTP_409_CONFLICT,
-    "match_in_progress": status.HTTP_409_CONFLICT,
-    "table_not_full": status.HTTP_409_CONFLICT,
-    "match_live": status.HTTP_409_CONFLICT,
-    "rematch_unavailable": status.HTTP_409_CONFLICT,
-    "too_large": status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
-    "unsupported_media_type": status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
-    "rate_limited": status.HTTP_429_TOO_MANY_REQUESTS,
-    "too_many_sockets": status.HTTP_429_TOO_MANY_REQUESTS,
-    "locked_out": status.HTTP_429_TOO_MANY_REQUESTS,
-    "seeds_closed": status.HTTP_409_CONFLICT,
-    "seed_already_sent": status.HTTP_409_CONFLICT,
-    "invalid_seed": status.HTTP_400_BAD_REQUEST,
-}
+__all__ = ["ERROR_STATUS", "api_exception_handler", "error_response", "service_error_response"]
 
 # DRF's own codes in our vocabulary: one word for one meaning on both doors.
 _DRF_CODES: Final[dict[str, str]] = {
@@ -74,9 +31,18 @@ _DRF_CODES: Final[dict[str, str]] = {
 }
 
 
-def error_response(code: str, detail: str, http_status: int,
-                   **extra: Any) -> Response:
-    return Response({"error": code, "detail": detail, **extra}, status=http_status)
+def error_response(code: str, detail: str, **extra: Any) -> Response:
+    """The error body, with the code's status from :data:`matches.errors.ERROR_STATUS` (the
+    only place a status is chosen)."""
+    return Response({"error": code, "detail": detail, **extra}, status=http_status(code))
+
+
+def service_error_response(error: ServiceError) -> Response:
+    """A refused request as REST answers it: the same code and detail as the socket's (and
+    the bad field's name in ``fields``, as for every validation error)."""
+    if error.field is not None:
+        return error_response(error.code, error.detail, fields={error.field: [error.detail]})
+    return error_response(error.code, error.detail)
 
 
 def _flatten(detail: Any, prefix: str = "") -> dict[str, list[str]]:
@@ -98,19 +64,16 @@ def _flatten(detail: Any, prefix: str = "") -> dict[str, list[str]]:
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's exception handler, answering in Tavla's error shape."""
     if isinstance(exc, ServiceError):
-        return error_response(exc.code, exc.detail,
-                              ERROR_STATUS.get(exc.code, status.HTTP_400_BAD_REQUEST))
+        return service_error_response(exc)
     if isinstance(exc, exceptions.ValidationError):
         fields = _flatten(exc.detail)
         detail = "; ".join(
             f"{name}: {' '.join(messages)}" if name != "non_field_errors" else " ".join(messages)
             for name, messages in fields.items()
         )
-        return error_response("bad_request", detail or "Invalid input.",
-                              status.HTTP_400_BAD_REQUEST, fields=fields)
+        return error_response("bad_request", detail or "Invalid input.", fields=fields)
     if isinstance(exc, RequestDataTooBig):  # a body that did not declare its size
-        return error_response("too_large", "The request body is too large.",
-                              status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
+        return error_response("too_large", "The request body is too large.")
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):

@@ -1,5 +1,6 @@
-"""What the REST API reads and writes. Serializers validate input and shape output; every
-change still goes through :mod:`matches.services`.
+"""What the REST API reads and writes, for its schema. Output is shaped here; input is
+checked by :mod:`matches.validation` (the socket's checks too), so the request serializers
+below only describe the bodies. Every change still goes through :mod:`matches.services`.
 
 ``MatchStateSerializer`` only documents :func:`matches.selectors.match_state` (the one dict the
 API and the WebSocket both send); the view returns that dict as it is.
@@ -20,7 +21,7 @@ from matches.models import (
     Table,
 )
 from matches.rules import RULES, rule_names
-from matches.services import PLAYER_ACTIONS
+from matches.validation import ACTIONS, MAX_SECONDS
 from tavla.engine.clock import PRESETS
 
 # -- errors ------------------------------------------------------------------------------------
@@ -101,7 +102,8 @@ class TableSerializer(serializers.ModelSerializer[Table]):
 
 
 class TableCreateSerializer(serializers.ModelSerializer[Table]):
-    """A new table's name and rules; ``clock_preset`` fills in the clock fields."""
+    """A new table's name and rules; ``clock_preset`` fills in the clock fields (checked by
+    :func:`matches.validation.table_options`)."""
 
     clock_preset = serializers.ChoiceField(
         choices=sorted(PRESETS), required=False, write_only=True,
@@ -118,22 +120,9 @@ class TableCreateSerializer(serializers.ModelSerializer[Table]):
         extra_kwargs = {"name": {"required": True}, **{
             rule.name: {"min_value": rule.min_value, "max_value": rule.max_value,
                         "allow_null": True, "required": False, "default": None}
-            for rule in RULES if rule.kind == "points"}}
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        preset = attrs.pop("clock_preset", None)
-        if preset is not None:
-            control = PRESETS[preset]
-            attrs["clock_enabled"] = control is not None
-            if control is not None:
-                attrs.update(clock_delay=control.delay,
-                             clock_reserve_seconds=control.reserve_seconds,
-                             clock_reserve_per_point=control.reserve_per_point,
-                             grace_seconds=control.grace)
-        for rule in RULES:
-            if rule.kind == "seconds" and attrs.get(rule.name, 0) < 0:
-                raise serializers.ValidationError({rule.name: "Must not be negative."})
-        return attrs
+            for rule in RULES if rule.kind == "points"}, **{
+            rule.name: {"min_value": 0, "max_value": MAX_SECONDS}
+            for rule in RULES if rule.kind == "seconds"}}
 
 
 class TableFilterSerializer(serializers.Serializer[Any]):
@@ -342,10 +331,11 @@ class EventSerializer(serializers.ModelSerializer[Event]):
 
 
 class ActionSerializer(serializers.Serializer[Any]):
-    """A player's action on the version of the match they saw."""
+    """A player's action on the version of the match they saw (checked by
+    :func:`matches.validation.action_input`, as on the socket)."""
 
     action = serializers.ChoiceField(
-        choices=[*PLAYER_ACTIONS, "end_session"],
+        choices=list(ACTIONS),
         help_text="end_session closes a money session (resigning a game in progress).",
     )
     play = serializers.CharField(
@@ -360,15 +350,6 @@ class ActionSerializer(serializers.Serializer[Any]):
                   "accept_resign or reject_resign.",
     )
     expected_version = serializers.IntegerField(min_value=0)
-
-    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
-        if attrs["action"] != "resign" and "level" in attrs:
-            raise serializers.ValidationError({"level": "Only action=resign takes a level."})
-        if attrs["action"] == "play" and "play" not in attrs:
-            raise serializers.ValidationError({"play": "A play needs its notation."})
-        if attrs["action"] != "play" and attrs.get("play"):
-            raise serializers.ValidationError({"play": "Only action=play takes a play."})
-        return attrs
 
 
 class DiceRollAuditSerializer(serializers.Serializer[Any]):

@@ -13,7 +13,7 @@ from typing import Any
 
 from django.contrib.auth import authenticate
 from django.db.models import Prefetch, Q, QuerySet
-from django.http import HttpResponse
+from django.http import HttpResponse, QueryDict
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, permissions, status, viewsets
@@ -29,7 +29,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from matches import services
+from matches import services, validation
 from matches.audit import dice_audit, mat_export, mat_filename
 from matches.models import Match, MatchStatus, Player, RatingRecord, Table
 from matches.rest.errors import error_response
@@ -64,7 +64,7 @@ from matches.selectors import (
 )
 from matches.services.dice_seeds import match_client_seed
 from matches.services.rematch import match_rematch
-from tavla.security import LOCKED_OUT_STATUS, lockout_message
+from tavla.security import lockout_message
 from tavla.throttles import TokenRateThrottle
 
 
@@ -87,6 +87,13 @@ class TavlaAPIMixin(APIView):
         TokenAuthentication, SessionAuthentication,
     ]
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+
+
+def body_of(request: Request) -> Any:
+    """The request's body as the validators read it: JSON as sent; a form's fields as
+    strings (so a form cannot send a number: REST bodies are JSON, as socket messages are)."""
+    data = request.data
+    return data.dict() if isinstance(data, QueryDict) else data
 
 
 def viewer_of(request: Request) -> Player | None:
@@ -116,10 +123,9 @@ class TokenView(APIView):
         user = authenticate(request._request, username=serializer.validated_data["username"],
                             password=serializer.validated_data["password"])
         if getattr(request._request, "axes_locked_out", False):
-            return error_response("locked_out", lockout_message(), LOCKED_OUT_STATUS)
+            return error_response("locked_out", lockout_message())
         if user is None or not user.is_active:
-            return error_response("authentication_failed", "Wrong username or password.",
-                                  status.HTTP_401_UNAUTHORIZED)
+            return error_response("authentication_failed", "Wrong username or password.")
         token, _created = Token.objects.get_or_create(user=user)
         player = services.player_for_user(user)
         return Response({"token": token.key, "player": PlayerSerializer(player).data})
@@ -234,13 +240,11 @@ class TableViewSet(TavlaAPIMixin, mixins.ListModelMixin, mixins.RetrieveModelMix
     @extend_schema(summary="Create a table", tags=["tables"], request=TableCreateSerializer,
                    responses={201: TableSerializer, **_errors(400, 401)})
     def create(self, request: Request) -> Response:
-        serializer = TableCreateSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        rules = dict(serializer.validated_data)
-        name = rules.pop("name")
         creator = viewer_of(request)
-        table = services.table_create(name=name, creator=creator,
-                                      reserve_for=rules.pop("reserve_for", None), **rules)
+        options = validation.table_options(body_of(request), creator=creator)
+        table = services.table_create(name=options.name, creator=creator,
+                                      clock_preset=options.clock_preset,
+                                      reserve_for=options.reserve_for, **options.rules)
         return Response(_with_invite(_table_data(self._fresh(table.pk)), table, creator),
                         status=status.HTTP_201_CREATED)
 
@@ -253,11 +257,9 @@ class TableViewSet(TavlaAPIMixin, mixins.ListModelMixin, mixins.RetrieveModelMix
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
     def sit(self, request: Request, pk: str | None = None) -> Response:
         table = self.get_object()
-        serializer = SitSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        wanted = validation.sit_input(body_of(request))
         services.table_sit(table_id=table.pk, player=services.player_for_user(request.user),
-                           seat=serializer.validated_data.get("seat"),
-                           invite=serializer.validated_data.get("invite") or self._invite())
+                           seat=wanted.seat, invite=wanted.invite or self._invite())
         return Response(_table_data(self._fresh(table.pk)))
 
     @extend_schema(summary="Leave your seat", tags=["tables"], request=None,
@@ -361,11 +363,9 @@ class MatchViewSet(TavlaAPIMixin, mixins.ListModelMixin, viewsets.GenericViewSet
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
     def seed(self, request: Request, pk: str | None = None) -> Response:
         match = self.get_object()
-        serializer = ClientSeedSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        seed = validation.client_seed(validation.message_object(body_of(request)).get("seed"))
         player = services.player_for_user(request.user)
-        match_client_seed(match_id=match.pk, player=player,
-                          seed=serializer.validated_data["seed"])
+        match_client_seed(match_id=match.pk, player=player, seed=seed)
         fresh = Match.objects.select_related("table", "player0", "player1").get(pk=match.pk)
         return Response(match_state(fresh, player))
 
@@ -378,18 +378,16 @@ class MatchViewSet(TavlaAPIMixin, mixins.ListModelMixin, viewsets.GenericViewSet
     @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
     def actions(self, request: Request, pk: str | None = None) -> Response:
         match = self.get_object()
-        serializer = ActionSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        wanted = validation.action_input(body_of(request))
         player = services.player_for_user(request.user)
-        if data["action"] == "end_session":
+        if wanted.action == "end_session":
             services.match_end_session(match_id=match.pk, player=player,
-                                       expected_version=data["expected_version"])
+                                       expected_version=wanted.expected_version)
             fresh = visible_matches(player).get(pk=match.pk)
             return Response(match_state(fresh, player))
-        result = services.match_act(match_id=match.pk, player=player, action=data["action"],
-                                    play=data.get("play"), level=data.get("level"),
-                                    expected_version=data["expected_version"])
+        result = services.match_act(match_id=match.pk, player=player, action=wanted.action,
+                                    play=wanted.play, level=wanted.level,
+                                    expected_version=wanted.expected_version)
         # The service returns the match as saved, with its players and table: no re-read.
         return Response(for_viewer(public_state(result.match, result.state), player.pk,
                                    acting_plays(result.state)))

@@ -18,11 +18,10 @@ from datetime import datetime
 
 from django.utils import timezone
 
-from matches import services
+from matches import services, validation
 from matches.errors import ServiceError
 from matches.models import Match, MatchStatus, Player
 from matches.state import awaiting_client_seeds
-from tavla.engine.dice import DiceVerificationError, client_seed_from_hex
 
 
 def _close(change: services.MatchChange) -> None:
@@ -44,10 +43,7 @@ def match_client_seed(*, match_id: int, player: Player, seed: str,
     ``not_a_player``, ``invalid_seed``, ``seed_already_sent`` and ``seeds_closed`` (the dice
     are fixed already: the first roll has been made). Nothing changes on an error.
     """
-    try:
-        client_seed_from_hex(seed)
-    except DiceVerificationError as error:
-        raise ServiceError("invalid_seed", str(error)) from None
+    seed = validation.client_seed(seed)
     with services.match_change(match_id, now=now) as change:
         match = change.match
         seat = match.seat_of(player)

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Final
+from typing import Any
 
+from matches import validation
 from matches.errors import ServiceError
 from matches.models import (
     Event,
@@ -17,6 +18,7 @@ from matches.services import presence
 from matches.services.change import MatchChange, match_change
 from matches.services.log import _actor_id, _require_player
 from matches.state import MatchDice
+from matches.validation import PLAYER_ACTIONS as PLAYER_ACTIONS  # the checks' own list
 from tavla.engine.actions import (
     AcceptResign,
     Action,
@@ -32,10 +34,6 @@ from tavla.engine.actions import (
 from tavla.engine.clock import Clock
 from tavla.engine.game import Phase
 from tavla.engine.match import MatchState
-
-PLAYER_ACTIONS: Final = ("roll", "double", "take", "drop", "play", "resign", "accept_resign",
-                         "reject_resign")
-
 
 # -- acting on a match ---------------------------------------------------------------------
 
@@ -79,15 +77,7 @@ def match_act(
     and the match's update; a match's end also rates it and frees the table.
     """
     player = _require_player(player, "Log in to play.")
-    if action not in PLAYER_ACTIONS:
-        raise ServiceError("unknown_action", f"Unknown action {action!r}; "
-                           f"expected one of {', '.join(PLAYER_ACTIONS)}.")
-    if action == "play" and not isinstance(play, str):
-        raise ServiceError("invalid_play", "A play needs its notation, such as '24/18 13/10'.")
-    if level is not None and (action != "resign" or isinstance(level, bool)
-                              or not isinstance(level, int) or level not in (1, 2, 3)):
-        raise ServiceError("invalid_level", "A resignation level is 1 (single game), 2 (gammon) "
-                           "or 3 (backgammon), and only a resignation has one.")
+    action, play, level = validation.action_arguments(action, play, level)
     with match_change(match_id, table_id=table_id, now=now) as change:
         match = change.match
         # A move and a flag that race resolve to one outcome: whoever holds the lock first

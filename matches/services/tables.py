@@ -8,7 +8,7 @@ from typing import Any, Final
 from django.db import transaction
 from django.utils import timezone
 
-from matches import access, selectors
+from matches import access, selectors, validation
 from matches.errors import ServiceError
 from matches.models import (
     Match,
@@ -98,6 +98,7 @@ def table_sit(*, table_id: int, player: Player | None, seat: int | None = None,
     its creator or a seat is reserved for them. ``None`` (anonymous) is refused:
     ``not_authenticated``."""
     player = _require_player(player, "Log in to take a seat.")
+    seat = validation.seat(seat)
     table = Table.objects.select_for_update().get(pk=table_id)
     if player.pk in (table.seat0_id, table.seat1_id):
         raise ServiceError("already_seated", "You already sit at this table.")
@@ -108,8 +109,6 @@ def table_sit(*, table_id: int, player: Player | None, seat: int | None = None,
                            "The seats at this table are reserved for other players.")
     free = [index for index, taken in enumerate((table.seat0_id, table.seat1_id)) if not taken]
     if seat is not None:
-        if seat not in (0, 1):
-            raise ServiceError("invalid_seat", "A table has seats 0 and 1.")
         if seat not in free:
             raise ServiceError("seat_taken", "That seat is taken.")
         free = [seat]

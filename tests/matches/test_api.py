@@ -168,10 +168,11 @@ def test_bad_requests_get_a_clear_error_and_change_nothing(start_match):
     missing = assert_error(client.post(url, {"action": "play", "play": "8/5 6/5"},
                                        format="json"), 400, "bad_request")
     assert "expected_version" in missing["fields"]
+    # The socket's codes (matches.validation): one vocabulary at both doors.
     assert_error(post_action(client, match.pk, action="castle", expected_version=version),
-                 400, "bad_request")
+                 400, "unknown_action")
     assert_error(post_action(client, match.pk, action="play", expected_version=version),
-                 400, "bad_request")
+                 400, "invalid_play")
     assert_error(post_action(client, match.pk, action="play", play="8/5 6/5",
                              expected_version=version - 1), 409, "stale_version")
     illegal = assert_error(post_action(client, match.pk, action="play", play="24/18",
@@ -284,9 +285,9 @@ def test_tables_create_filter_sit_and_stand(make_player):
     assert names("?public=false", reader=client) == {"Hidden"}
     assert_error(APIClient().get("/api/tables/?match_length=many"), 400, "bad_request")
     assert_error(client.post("/api/tables/", {"name": "x", "match_length": 0}, format="json"),
-                 400, "bad_request")
+                 400, "invalid_option")
     assert_error(client.post("/api/tables/", {"name": "x", "clock_preset": "bullet"},
-                             format="json"), 400, "bad_request")
+                             format="json"), 400, "invalid_option")
     assert_error(APIClient().post("/api/tables/", {"name": "x"}, format="json"), 401,
                  "not_authenticated")
 
@@ -298,7 +299,7 @@ def test_tables_create_filter_sit_and_stand(make_player):
     assert_error(token_client(bob).post(f"{url}/sit/", {"seat": 0}, format="json"), 409,
                  "seat_taken")
     assert_error(token_client(bob).post(f"{url}/sit/", {"seat": 2}, format="json"), 400,
-                 "bad_request")
+                 "invalid_seat")
     assert_error(token_client(bob).post(f"{url}/stand/"), 409, "not_seated")
     stood = client.post(f"{url}/stand/").json()
     assert stood["free_seats"] == [0, 1]

@@ -27,7 +27,7 @@ async def test_two_boards_send_their_seeds_and_the_match_rolls(make_player, sett
         assert state["client_seeds"]["open"] and state["phase"] == "opening_roll"
         await first.send_json_to({"type": "client_seed", "seed": "11" * 32})
         await second.send_json_to({"type": "client_seed", "seed": 7})
-        assert (await receive(second, "error"))["error"] == "bad_request"
+        assert (await receive(second, "error"))["error"] == "invalid_seed"  # as over REST
         await second.send_json_to({"type": "client_seed", "seed": "22" * 32})
         while True:
             state = await receive(first)

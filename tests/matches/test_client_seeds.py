@@ -130,7 +130,7 @@ def test_the_rest_endpoint_answers_errors_in_the_api_shape(start_match):
     client.force_login(match.player0.user)
     bad = client.post(f"/api/matches/{match.pk}/seed/", {"seed": "not hex"},
                       content_type="application/json")
-    assert bad.status_code == 400 and bad.json()["error"] == "bad_request"
+    assert bad.status_code == 400 and bad.json()["error"] == "invalid_seed"
     assert client.post(f"/api/matches/{match.pk}/seed/", {"seed": "01"},
                        content_type="application/json").status_code == 200
     again = client.post(f"/api/matches/{match.pk}/seed/", {"seed": "02"},

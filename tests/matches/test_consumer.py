@@ -240,6 +240,8 @@ async def test_an_unknown_table_closes_the_socket() -> None:
     communicator = WebsocketCommunicator(application, "/ws/tables/999999/", headers=[ORIGIN])
     connected, _ = await communicator.connect(timeout=5)
     assert connected
+    error = await communicator.receive_json_from(timeout=5)
+    assert error["type"] == "error" and error["error"] == "not_found"  # REST's 404
     output = await communicator.receive_output(timeout=5)
     assert output == {"type": "websocket.close", "code": 4404}
 
@@ -267,6 +269,11 @@ async def test_the_lobby_hears_about_new_tables_and_seats(
         seated = await receive(lobby, "lobby")
         assert seated["tables"][0]["seats"][0]["name"] == player.display_name
         assert seated["tables"][0]["rules"]["match_length"] == 5
+        # The heartbeat every client sends (docs/protocol.md) is answered here too.
+        await lobby.send_json_to({"type": "ping", "ref": 3})
+        assert await receive(lobby, "pong") == {"type": "pong", "ref": 3}
+        await lobby.send_json_to({"type": "castle"})
+        assert (await receive(lobby, "error"))["error"] == "unknown_type"
 
 
 async def test_a_bot_can_use_its_api_token_instead_of_a_session(opening_match: Match) -> None:

@@ -1,5 +1,6 @@
 """Private tables: the creator sits and watches, an invitation link admits its holder, and a
-seat can be kept for a named player. Everyone else learns nothing (404 / 4403 / forbidden)."""
+seat can be kept for a named player. Everyone else learns nothing: the table is not found
+(404 over REST, ``not_found`` then close 4404 on the socket)."""
 
 from __future__ import annotations
 
@@ -70,7 +71,7 @@ def test_strangers_get_404_and_cannot_sit(private_table: Table,
     assert client.get(f"/tables/{private_table.pk}/?invite=wrong").status_code == 404
     with pytest.raises(ServiceError) as refused:
         services.table_sit(table_id=private_table.pk, player=stranger)
-    assert refused.value.code == "forbidden"
+    assert refused.value.code == "not_found"  # as for a table that is not there
     with pytest.raises(ServiceError):
         services.table_sit(table_id=private_table.pk, player=stranger, invite="wrong")
     private_table.refresh_from_db()
@@ -172,5 +173,5 @@ async def test_sockets_admit_the_creator_and_the_invited(
     connected, _ = await socket.connect(timeout=5)
     assert connected
     error = await receive(socket, "error")
-    assert error["error"] == "forbidden"
-    assert await socket.receive_output(timeout=5) == {"type": "websocket.close", "code": 4403}
+    assert error["error"] == "not_found"  # REST's answer for that table: 404 not_found
+    assert await socket.receive_output(timeout=5) == {"type": "websocket.close", "code": 4404}

@@ -98,9 +98,9 @@ def test_rest_offer_accept_and_refuse(offer_match: Match) -> None:
     them, me = token_client(offer_match.player0), token_client(offer_match.player1)
     version = Match.objects.get(pk=url_id).version
     assert_error(post_action(me, url_id, action="resign", level=5, expected_version=version),
-                 400, "bad_request")
+                 400, "invalid_level")
     assert_error(post_action(me, url_id, action="roll", level=2, expected_version=version),
-                 400, "bad_request")
+                 400, "invalid_level")
     offered = post_action(me, url_id, action="resign", level=2, expected_version=version)
     assert offered.status_code == 200, offered.content
     body = offered.json()
