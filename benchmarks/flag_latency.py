@@ -56,8 +56,8 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -117,17 +117,17 @@ def percentile(values: list[float], fraction: float) -> float:
 
 
 class DepthSampler(threading.Thread):
-    """LLEN of the clock queue every half second."""
+    """The clock queue's depth (:func:`tavla.queues.queue_depth`) every half second."""
 
-    def __init__(self, client: Any, queue: str) -> None:
+    def __init__(self, depth: Callable[[str], int], queue: str) -> None:
         super().__init__(daemon=True)
-        self.client, self.queue = client, queue
+        self.depth, self.queue = depth, queue
         self.samples: list[tuple[float, int]] = []
         self.done = threading.Event()
 
     def run(self) -> None:
         while not self.done.is_set():
-            self.samples.append((time.time(), int(self.client.llen(self.queue))))
+            self.samples.append((time.time(), self.depth(self.queue)))
             self.done.wait(0.5)
 
 
@@ -155,16 +155,15 @@ def main() -> int:
     from matches import services
     from matches.models import Event, LogKind, Match, Table
     from tavla.celery import app
-    from tavla.queues import CLOCK_QUEUE, DEFAULT_QUEUE, QUEUES, worker_argv
-    from tavla.redis_client import redis_client
+    from tavla.queues import CLOCK_QUEUE, DEFAULT_QUEUE, QUEUES, queue_depth, worker_argv
 
     call_command("migrate", verbosity=0)
     user_model = get_user_model()
     Match.objects.filter(table__name__startswith=TABLE_PREFIX).delete()  # events cascade
     Table.objects.filter(name__startswith=TABLE_PREFIX).delete()
     user_model.objects.filter(username__startswith=USER_PREFIX).delete()
-    client = redis_client()
-    client.delete(CLOCK_QUEUE)
+    with app.connection_for_write() as connection:  # sweeps left by an earlier run
+        connection.default_channel.queue_purge(CLOCK_QUEUE)
 
     logs = Path(tempfile.mkdtemp(prefix="flag-latency-"))
     queues = {queue.name: queue for queue in QUEUES}
@@ -190,7 +189,7 @@ def main() -> int:
                          "--without-mingle", "--without-gossip"], logs / "worker.log"),
         "beat": start(["-m", "celery", "-A", "tavla", "beat", "-l", "INFO"], logs / "beat.log"),
     }
-    sampler = DepthSampler(client, CLOCK_QUEUE)
+    sampler = DepthSampler(queue_depth, CLOCK_QUEUE)
     bots: list[subprocess.Popen[bytes]] = []
     try:
         wait_ping("clock worker")

@@ -24,7 +24,8 @@ from django.utils import timezone
 from matches import services
 from matches.models import Event, GameEnding, LogKind, Match, MatchStatus, Player
 from matches.services import clocks, presence
-from tavla.queues import CLOCK_QUEUE, DEFAULT_QUEUE, queue_names
+from tavla.celery import app
+from tavla.queues import CLOCK_QUEUE, DEFAULT_QUEUE, queue_depth, queue_names
 from tests.conftest import CeleryBeatProcess, CeleryWorkerProcess, start_celery_worker
 from tests.matches.conftest import forget_presence
 
@@ -89,15 +90,12 @@ def test_nobody_connected_the_sweep_flags_at_the_deadline_and_scores_the_game(
 def test_a_move_enqueues_no_task(celery_worker_process: CeleryWorkerProcess,
                                  start_match: Callable[..., Match]) -> None:
     # Clock enforcement is the sweep over the deadline index: no queue grows with play.
-    from tavla.redis_client import redis_client
-
-    client = redis_client()
-    before = {name: client.llen(name) for name in queue_names()}
+    before = {name: queue_depth(name) for name in queue_names()}
     match = start_match(dice=[[3, 1], [6, 4]], match_length=3, cube_enabled=False,
                         **clock_options(delay=5, reserve=60))
     services.match_act(match_id=match.pk, player=match.player0, action="play",
                        play="8/5 6/5", expected_version=match.version)
-    assert {name: client.llen(name) for name in queue_names()} == before
+    assert {name: queue_depth(name) for name in queue_names()} == before
     end_quietly(match)
 
 
@@ -106,8 +104,6 @@ def clock_pool(celery_worker_process: CeleryWorkerProcess,
                celery_clock_worker: CeleryWorkerProcess) -> Iterator[ClockPool]:
     """The clock queue read only by workers this test starts: the session's clock worker
     stops reading it (Celery's ``cancel_consumer``) until the test ends."""
-    from tavla.celery import app
-
     session = [celery_clock_worker.hostname]
     app.control.cancel_consumer(CLOCK_QUEUE, destination=session, reply=True, timeout=5)
     pool = ClockPool(celery_worker_process.env)
@@ -137,9 +133,8 @@ class ClockPool:
 
 
 def clock_queue_depth() -> int:
-    from tavla.redis_client import redis_client
 
-    return int(redis_client().llen(CLOCK_QUEUE))
+    return queue_depth(CLOCK_QUEUE)
 
 
 def test_clock_work_never_waits_behind_other_work(
@@ -161,10 +156,9 @@ def test_clock_work_never_waits_behind_other_work(
         assert match.deadline is not None
         late = (flag.created_at - match.deadline).total_seconds()
         assert 0 <= late < 1.0, f"flagged {late:.3f} s late behind other work"
-    from tavla.redis_client import redis_client
-
-    assert redis_client().llen(DEFAULT_QUEUE) > 0, "the other work drained: no backlog"
-    redis_client().delete(DEFAULT_QUEUE)
+    assert queue_depth(DEFAULT_QUEUE) > 0, "the other work drained: no backlog"
+    with app.connection_for_write() as connection:
+        connection.default_channel.queue_purge(DEFAULT_QUEUE)
 
 
 def test_after_a_clock_worker_outage_every_overdue_flag_falls_at_once_and_the_queue_drains(
