@@ -117,18 +117,22 @@ def percentile(values: list[float], fraction: float) -> float:
 
 
 class DepthSampler(threading.Thread):
-    """LLEN of the clock queue every half second."""
+    """The clock queue's depth every half second, as the broker reports it (a
+    ``queue_declare``: kombu's public channel API)."""
 
-    def __init__(self, client: Any, queue: str) -> None:
+    def __init__(self, app: Any, queue: str) -> None:
         super().__init__(daemon=True)
-        self.client, self.queue = client, queue
+        self.app, self.queue = app, queue
         self.samples: list[tuple[float, int]] = []
         self.done = threading.Event()
 
     def run(self) -> None:
-        while not self.done.is_set():
-            self.samples.append((time.time(), int(self.client.llen(self.queue))))
-            self.done.wait(0.5)
+        with self.app.connection_for_read() as connection:
+            channel = connection.default_channel
+            while not self.done.is_set():
+                declared = channel.queue_declare(queue=self.queue)
+                self.samples.append((time.time(), int(declared.message_count)))
+                self.done.wait(0.5)
 
 
 def main() -> int:
@@ -156,15 +160,17 @@ def main() -> int:
     from matches.models import Event, LogKind, Match, Table
     from tavla.celery import app
     from tavla.queues import CLOCK_QUEUE, DEFAULT_QUEUE, QUEUES, worker_argv
-    from tavla.redis_client import redis_client
 
     call_command("migrate", verbosity=0)
     user_model = get_user_model()
     Match.objects.filter(table__name__startswith=TABLE_PREFIX).delete()  # events cascade
     Table.objects.filter(name__startswith=TABLE_PREFIX).delete()
     user_model.objects.filter(username__startswith=USER_PREFIX).delete()
-    client = redis_client()
-    client.delete(CLOCK_QUEUE)
+    with app.connection_for_write() as connection:  # no sweep left from an earlier run
+        try:
+            connection.default_channel.queue_purge(CLOCK_QUEUE)
+        except Exception:  # noqa: BLE001 - a queue never declared has nothing to purge
+            pass
 
     logs = Path(tempfile.mkdtemp(prefix="flag-latency-"))
     queues = {queue.name: queue for queue in QUEUES}
@@ -190,7 +196,7 @@ def main() -> int:
                          "--without-mingle", "--without-gossip"], logs / "worker.log"),
         "beat": start(["-m", "celery", "-A", "tavla", "beat", "-l", "INFO"], logs / "beat.log"),
     }
-    sampler = DepthSampler(client, CLOCK_QUEUE)
+    sampler = DepthSampler(app, CLOCK_QUEUE)
     bots: list[subprocess.Popen[bytes]] = []
     try:
         wait_ping("clock worker")
