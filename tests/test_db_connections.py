@@ -9,10 +9,14 @@ and socket answered. Before the pool, each request's thread kept a connection of
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import threading
 import urllib.request
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import pytest
 from django.conf import settings
@@ -75,6 +79,31 @@ def test_each_process_kind_is_told_apart(argv: list[str], kind: str,
                                          monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("TAVLA_PROCESS_KIND", raising=False)
     assert process_kind(argv) == kind
+
+
+def _database_settings(kind: str, **env: str) -> dict[str, Any]:
+    """``DATABASES["default"]`` as a process of ``kind`` on PostgreSQL sees it."""
+    code = ("import json; from django.conf import settings; "
+            "print(json.dumps(settings.DATABASES['default'], default=str))")
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+        env=dict(os.environ, DJANGO_SETTINGS_MODULE="tavla.settings", TAVLA_PROCESS_KIND=kind,
+                 DATABASE_URL="postgres://tavla@db.invalid:5432/tavla", **env))
+    assert result.returncode == 0, result.stderr
+    found: dict[str, Any] = json.loads(result.stdout)
+    return found
+
+
+def test_a_web_process_pools_and_a_worker_keeps_one_connection() -> None:
+    web = _database_settings("web")
+    assert web["CONN_MAX_AGE"] == 0
+    assert web["OPTIONS"]["pool"]["max_size"] == 8
+    assert web["OPTIONS"]["application_name"] == "tavla-web"
+    unpooled = _database_settings("web", TAVLA_DB_POOL_SIZE="0")
+    assert unpooled["CONN_MAX_AGE"] == 0 and "pool" not in unpooled["OPTIONS"]
+    worker = _database_settings("worker")
+    assert worker["CONN_MAX_AGE"] == 60 and "pool" not in worker["OPTIONS"]
+    assert worker["OPTIONS"]["application_name"] == "tavla-worker"
 
 
 def test_many_sockets_and_requests_stay_within_the_pool(server: WebServer) -> None:
