@@ -252,7 +252,7 @@ def _insert_sql(connection: BaseDatabaseWrapper, rows: int, placeholder: Placeho
     path uses them); parameters numbered from 1."""
     quote = connection.ops.quote_name
     meta = Event._meta
-    columns = [field.column for field in _concrete(Event) if not field.primary_key]
+    columns = [field.column for field in _event_fields()]
     numbers = iter(range(1, rows * len(columns) + 1))
     values = ", ".join("(" + ", ".join(placeholder(next(numbers)) for _ in columns) + ")"
                        for _ in range(rows))
@@ -260,8 +260,36 @@ def _insert_sql(connection: BaseDatabaseWrapper, rows: int, placeholder: Placeho
             f"({', '.join(quote(column) for column in columns)}) VALUES {values}")
 
 
+def _write_sql(connection: BaseDatabaseWrapper, rows: int,
+               columns: list[str]) -> tuple[str, str]:
+    """The write of ``rows`` events (none: the update alone) and the match's ``columns``, as
+    sent and as prepared (``$`` parameters); each shape built once per kind of database."""
+    key = (connection.vendor, rows, tuple(columns))
+    found = _write_statements.get(key)
+    if found is None:
+        def write(placeholder: Placeholder) -> str:
+            if not rows:
+                return _update_sql(connection, columns, 1, placeholder)
+            first = rows * len(_event_fields()) + 1  # after the events' parameters
+            return (f"WITH logged AS ({_insert_sql(connection, rows, placeholder)}) "
+                    f"{_update_sql(connection, columns, first, placeholder)}")
+
+        found = _write_statements[key] = (write(_percent), write(_dollar))
+    return found
+
+
+# The write statements built so far: one for each number of events and set of changed
+# columns an action has (a few dozen).
+_write_statements: dict[tuple[str, int, tuple[str, ...]], tuple[str, str]] = {}
+
+
+def _event_fields() -> list[Field[Any, Any]]:
+    """The event's columns an insert writes (all but its id)."""
+    return [field for field in _concrete(Event) if not field.primary_key]
+
+
 def _event_params(events: list[Event], connection: BaseDatabaseWrapper) -> list[Any]:
-    fields = [field for field in _concrete(Event) if not field.primary_key]
+    fields = _event_fields()
     return [_db_value(field, field.pre_save(event, True), connection)
             for event in events for field in fields]
 
@@ -291,22 +319,16 @@ def write_action(match: Match, events: list[Event]) -> None:
     with connection.cursor() as cursor:
         if events and connection.vendor == "postgresql":
             insert_params = _event_params(events, connection)
-            first = len(insert_params) + 1
-
-            def both(placeholder: Placeholder) -> str:
-                return (f"WITH logged AS ({_insert_sql(connection, len(events), placeholder)}) "
-                        f"{_update_sql(connection, columns, first, placeholder)}")
-
-            sql = _prepared(cursor, connection, "write", both(_percent), both(_dollar),
+            sql, numbered = _write_sql(connection, len(events), columns)
+            sql = _prepared(cursor, connection, "write", sql, numbered,
                             len(insert_params) + len(update_params))
             cursor.execute(sql, [*insert_params, *update_params])
         else:
             if events:
                 cursor.execute(_insert_sql(connection, len(events), _percent),
                                _event_params(events, connection))
-            update = _update_sql(connection, columns, 1, _percent)
-            cursor.execute(_prepared(cursor, connection, "write", update,
-                                     _update_sql(connection, columns, 1, _dollar),
+            sql, numbered = _write_sql(connection, 0, columns)
+            cursor.execute(_prepared(cursor, connection, "write", sql, numbered,
                                      len(update_params)), update_params)
         if cursor.rowcount != 1:
             raise Match.DoesNotExist(f"Match {match.pk} is gone.")
