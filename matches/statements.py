@@ -52,6 +52,11 @@ def _concrete(model: type[Model]) -> list[Field[Any, Any]]:
     return list(model._meta.concrete_fields)
 
 
+def _column(field: Any) -> str:
+    """A concrete field's column name (every concrete field has one)."""
+    return str(field.column)
+
+
 # -- reading -----------------------------------------------------------------------------------
 
 # The models the locked read joins, in the order of their columns in its rows.
@@ -63,20 +68,20 @@ def _locked_read_sql(connection: BaseDatabaseWrapper, placeholder: Placeholder) 
     match's row only (``FOR UPDATE OF``) where the database locks rows."""
     quote = connection.ops.quote_name
     aliases = ("m", "t", "p0", "p1")
-    columns = ", ".join(f"{alias}.{quote(field.column)}"
+    columns = ", ".join(f"{alias}.{quote(_column(field))}"
                         for alias, model in zip(aliases, _READ_MODELS, strict=True)
                         for field in _concrete(model))
     match, table, player = Match._meta, Table._meta, Player._meta
 
     def join(alias: str, meta: Any, foreign_key: str) -> str:
-        column = match.get_field(foreign_key).column
+        column = _column(match.get_field(foreign_key))
         return (f"JOIN {quote(meta.db_table)} {alias} "
-                f"ON {alias}.{quote(meta.pk.column)} = m.{quote(column)}")
+                f"ON {alias}.{quote(_column(meta.pk))} = m.{quote(column)}")
 
     sql = (f"SELECT {columns} FROM {quote(match.db_table)} m "
            f"{join('t', table, 'table')} {join('p0', player, 'player0')} "
            f"{join('p1', player, 'player1')} "
-           f"WHERE m.{quote(match.pk.column)} = {placeholder(1)}")
+           f"WHERE m.{quote(_column(match.pk))} = {placeholder(1)}")
     if connection.features.has_select_for_update_of:
         sql += " FOR UPDATE OF m"
     elif connection.features.has_select_for_update:
@@ -244,7 +249,7 @@ def _update_sql(connection: BaseDatabaseWrapper, columns: Sequence[str], first: 
     assignments = ", ".join(f"{quote(column)} = {placeholder(first + index)}"
                             for index, column in enumerate(columns))
     return (f"UPDATE {quote(meta.db_table)} SET {assignments} "
-            f"WHERE {quote(meta.pk.column)} = {placeholder(first + len(columns))}")
+            f"WHERE {quote(_column(meta.pk))} = {placeholder(first + len(columns))}")
 
 
 def _insert_sql(connection: BaseDatabaseWrapper, rows: int, placeholder: Placeholder) -> str:
@@ -252,7 +257,7 @@ def _insert_sql(connection: BaseDatabaseWrapper, rows: int, placeholder: Placeho
     path uses them); parameters numbered from 1."""
     quote = connection.ops.quote_name
     meta = Event._meta
-    columns = [field.column for field in _event_fields()]
+    columns = [_column(field) for field in _event_fields()]
     numbers = iter(range(1, rows * len(columns) + 1))
     values = ", ".join("(" + ", ".join(placeholder(next(numbers)) for _ in columns) + ")"
                        for _ in range(rows))
@@ -296,7 +301,7 @@ def _event_params(events: list[Event], connection: BaseDatabaseWrapper) -> list[
 
 def update_columns(match: Match) -> list[str]:
     """The columns :func:`write_action` would write for ``match`` now (see :func:`_written`)."""
-    return [field.column for field in _written(match)]
+    return [_column(field) for field in _written(match)]
 
 
 def write_action(match: Match, events: list[Event]) -> None:
@@ -313,7 +318,7 @@ def write_action(match: Match, events: list[Event]) -> None:
     """
     connection = connections[DEFAULT_DB_ALIAS]
     written = _written(match)
-    columns = [field.column for field in written]
+    columns = [_column(field) for field in written]
     update_params = [*(_db_value(field, field.pre_save(match, False), connection)
                        for field in written), match.pk]
     with connection.cursor() as cursor:
