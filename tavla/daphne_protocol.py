@@ -20,7 +20,9 @@ sockets counted down, its groups left).
 **The penalty at the door.** While an address is under that penalty, each new socket from it
 is refused at its handshake (HTTP 403, autobahn's ``ConnectionDeny``), before an application
 instance exists: a flooder that reconnects at once after each refusal costs a handshake, not
-a consumer. Behind a reverse proxy every connection comes from the proxy, so this never
+a consumer. (It was refused at accept, unread, by a replaced daphne HTTP factory: about a
+quarter of the server's CPU under ten reconnecting flooders, ``benchmarks/socket_flood.py``.)
+Behind a reverse proxy every connection comes from the proxy, so this never
 applies there; the consumers' own check (``matches.socket_limits``) refuses the address's
 sockets instead.
 
