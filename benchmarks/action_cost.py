@@ -32,6 +32,15 @@ Then (1 Dec 2026, 23:10 UTC, 7-point, 3,000 actions, two runs each, alternating)
 against the prepared statements, the changed-columns update and the plays generated once:
 web median 3.82 and 3.92 -> 3.38 and 3.73 ms; PostgreSQL mean 1.93 and 2.06 -> 1.36 and
 1.46 ms.
+
+Prepared or not (3 Dec 2026, 11:55-12:06 UTC, 7-point, 3,000 actions, two rounds alternating,
+the machine loaded 9-13 by other work; medians of the web process, means of PostgreSQL):
+the old compiler-built statements 2.32 / 2.23 ms and 1.12 / 1.12 ms; the hand-written SQL
+with PREPARE/EXECUTE 2.35 / 2.38 and 1.14 / 1.08 ms; the same unprepared
+(TAVLA_PREPARED_STATEMENTS=0) 2.44 / 2.72 and 1.43 / 1.59 ms; psycopg's own prepared
+statements (``execute(..., prepare=True)`` on a server-side-binding cursor, the extended
+protocol) 2.47 / 2.18 and 1.55 / 1.51 ms. So PREPARE/EXECUTE stays, and PgBouncer in
+transaction mode is served unprepared.
 """
 
 from __future__ import annotations

@@ -6,12 +6,15 @@ environment at all Tavla runs on SQLite (``var/tavla.sqlite3``) and an embedded 
 
 Environment: ``DATABASE_URL``, ``REDIS_URL``, ``SECRET_KEY``, ``DEBUG``, ``ALLOWED_HOSTS``,
 ``CSRF_TRUSTED_ORIGINS`` (comma-separated), ``TAVLA_HTTPS`` (behind a TLS-terminating proxy),
-``TAVLA_EMBEDDED_REDIS_PORT``, ``TAVLA_CLOCK_SWEEP_SECONDS``, ``TAVLA_PRESENCE_HEARTBEAT``.
+``TAVLA_EMBEDDED_REDIS_PORT``, ``TAVLA_CLOCK_SWEEP_SECONDS``, ``TAVLA_PRESENCE_HEARTBEAT``,
+``TAVLA_DB_POOL_SIZE``, ``TAVLA_DB_POOL_TIMEOUT``, ``TAVLA_PREPARED_STATEMENTS``,
+``TAVLA_PROCESS_KIND``.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -157,8 +160,59 @@ SQLITE_OPTIONS: dict[str, Any] = {
     "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
 }
 
+
+def process_kind(argv: list[str]) -> str:
+    """What this process is, for its database connections: ``web`` (daphne, runserver),
+    ``beat``, ``worker`` (any other Celery command) or ``command`` (manage.py, the tests).
+    ``TAVLA_PROCESS_KIND`` overrides what the command line says."""
+    if os.environ.get("TAVLA_PROCESS_KIND"):
+        return os.environ["TAVLA_PROCESS_KIND"]
+    program = Path(argv[0]).parent.name if argv and argv[0].endswith("__main__.py") else (
+        Path(argv[0]).name if argv else "")
+    if program == "daphne" or (program == "manage.py" and "runserver" in argv[1:2]):
+        return "web"
+    if program == "celery":
+        return "beat" if "beat" in argv else "worker"
+    return "command"
+
+
+TAVLA_PROCESS_KIND = process_kind(sys.argv)
+# PostgreSQL connections. A web process (ASGI) runs each HTTP request in a thread of its own
+# and the sockets' database calls in matches.live.socket_db's threads: a persistent connection
+# per thread leaked (one process held 91, and PostgreSQL refused everyone). So a web process
+# takes connections from Django's pool (psycopg_pool), at most TAVLA_DB_POOL_SIZE: the
+# sockets' 4 threads, Channels' one thread-sensitive thread, and 3 for HTTP requests at once
+# (more wait for a free one, up to TAVLA_DB_POOL_TIMEOUT seconds). Every call returns its
+# connection when it ends (Django's request signals, Channels' database_sync_to_async). A
+# Celery process (prefork: one task at a time per child) keeps one connection per child for
+# 60 s. Each kind names itself in pg_stat_activity.application_name (tavla-web,
+# tavla-worker, tavla-beat, tavla-command).
+TAVLA_DB_POOL_SIZE = int(os.environ.get("TAVLA_DB_POOL_SIZE", "8"))
+TAVLA_DB_POOL_TIMEOUT = float(os.environ.get("TAVLA_DB_POOL_TIMEOUT", "30"))
+# The action path's statements are prepared once per database session
+# (matches/services/statements.py); off for a pooler that gives Django no session of its
+# own (PgBouncer in transaction mode).
+TAVLA_PREPARED_STATEMENTS = env_bool("TAVLA_PREPARED_STATEMENTS", True)
+
 if os.environ.get("DATABASE_URL"):
     DATABASES = {"default": dj_database_url.parse(os.environ["DATABASE_URL"], conn_max_age=60)}
+    _default = DATABASES["default"]
+    if _default["ENGINE"] == "django.db.backends.postgresql":
+        _options = _default.setdefault("OPTIONS", {})
+        _options.setdefault("application_name", f"tavla-{TAVLA_PROCESS_KIND}")
+        if TAVLA_PROCESS_KIND == "web":
+            # With the pool: Django requires 0. Without it (TAVLA_DB_POOL_SIZE=0): a new
+            # connection for every request and every socket call, closed at its end.
+            _default["CONN_MAX_AGE"] = 0
+        if TAVLA_PROCESS_KIND == "web" and TAVLA_DB_POOL_SIZE > 0:
+            _options.setdefault("pool", {
+                "min_size": min(2, TAVLA_DB_POOL_SIZE), "max_size": TAVLA_DB_POOL_SIZE,
+                "timeout": TAVLA_DB_POOL_TIMEOUT,
+                # Connections above min_size close after a minute unused.
+                "max_idle": 60,
+            })
+        else:
+            _default["CONN_HEALTH_CHECKS"] = True
 else:
     DATABASES = {
         "default": {

@@ -17,20 +17,22 @@ the penalty of ``matches.live.socket_limits`` (no new socket for a while). Frame
 still pass through the bucket, and the consumer is told of the disconnect as usual (its
 sockets counted down, its groups left).
 
-**The penalty at the door.** While an address is under that penalty, daphne closes each new
-TCP connection from it as soon as it is accepted, before reading a byte (pages and the API
-included: the address was flooding). A flooder that reconnects at once after each refusal
-costs an accept, not an HTTP parse, a handshake and an application instance. Behind a
-reverse proxy every connection comes from the proxy, so this never applies there; the
-consumers' own check (``matches.live.socket_limits``) refuses the address's sockets instead.
+**The penalty at the door.** While an address is under that penalty, each new socket from it
+is refused at its handshake (HTTP 403, autobahn's ``ConnectionDeny``), before an application
+instance exists: a flooder that reconnects at once after each refusal costs a handshake, not
+a consumer. (It was refused at accept, unread, by a replaced daphne HTTP factory: about a
+quarter of the server's CPU under ten reconnecting flooders, ``benchmarks/socket_flood.py``.)
+Behind a reverse proxy every connection comes from the proxy, so this never
+applies there; the consumers' own check (``matches.live.socket_limits``) refuses the address's
+sockets instead.
 
-**Writing at once.** Twisted buffers every write and sends it on the event loop's next turn:
-two changes of the socket's epoll registration and a callback per frame. That was a quarter
-of the cost of pushing a state to a board (33 -> 24 µs of CPU per board on a table with 400
-spectators, ``benchmarks/live_load.py``). A frame
-written while nothing is waiting in the socket's buffer goes to the kernel at once; what the
-kernel does not take, and every frame while something waits, goes through Twisted as before,
-so the order of the bytes never changes.
+Only public interfaces: the protocol is a subclass of daphne's, built by daphne's WebSocket
+factory through Twisted's ``Factory.protocol`` (the class a factory builds); it overrides
+autobahn's documented hooks (``onConnect``, ``onMessage``, ``onClose``) and Twisted's
+``dataReceived``, and writes through autobahn and Twisted's ``ITransport``. (Frames used to
+go to the kernel at once, past Twisted's buffer: 33 -> 24 µs of CPU per board pushed to on a
+table with 400 spectators. That needed Twisted's private transport state, so every frame now
+goes through ``ITransport.write``.)
 
 Installed by ``tavla.site.asgi`` when daphne serves the application (every way Tavla starts it:
 the Procfile, ``runall``, the tests and the benchmarks).
@@ -41,8 +43,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import daphne.server
-from daphne.http_protocol import HTTPFactory
+from autobahn.websocket.types import ConnectionDeny
 from daphne.ws_protocol import WebSocketFactory, WebSocketProtocol
 from django.conf import settings
 
@@ -53,6 +54,19 @@ class TavlaWebSocketProtocol(WebSocketProtocol):  # type: ignore[misc]  # untype
     _window_start = 0.0
     _window_frames = 0
     _blown = False
+    _refused = False
+
+    def onConnect(self, request: Any) -> Any:  # noqa: N802 - autobahn's name
+        peer = self.transport.getPeer()
+        host = getattr(peer, "host", None)
+        if host is not None and socket_limits.penalties.holds(f"address:{host}"):
+            self._refused = True
+            raise ConnectionDeny(ConnectionDeny.FORBIDDEN, "This address is waiting.")
+        return super().onConnect(request)
+
+    def onClose(self, wasClean: bool, code: int | None, reason: str | None) -> None:  # noqa: N802, N803 - autobahn's names
+        if not self._refused:  # a refused socket never reached daphne's bookkeeping
+            super().onClose(wasClean, code, reason)
 
     def serverClose(self, code: int | None = None) -> None:  # noqa: N802 - daphne's name
         # sendClose() would refuse 1008 and 1009; sendCloseFrame is what it calls after
@@ -71,17 +85,6 @@ class TavlaWebSocketProtocol(WebSocketProtocol):  # type: ignore[misc]  # untype
             return
         super().onMessage(payload, isBinary)
 
-    def sendData(self, data: bytes, sync: bool = False,  # noqa: N802 - autobahn's name
-                 chopsize: int | None = None) -> None:
-        if not sync and not chopsize and not self.send_queue:
-            left = write_now(self.transport, data)
-            if self.state == self.STATE_OPEN:
-                self.trafficStats.outgoingOctetsWireLevel += len(data) - len(left)
-            if not left:
-                return
-            data = left
-        super().sendData(data, sync, chopsize)
-
     def dataReceived(self, data: bytes) -> None:  # noqa: N802 - Twisted's name
         if not self._blown:
             super().dataReceived(data)
@@ -94,43 +97,12 @@ class TavlaWebSocketProtocol(WebSocketProtocol):  # type: ignore[misc]  # untype
             self.sendCloseFrame(code=socket_limits.CLOSE_POLICY_VIOLATION,
                                 reasonUtf8=b"too many messages", isReply=False)
         # Write what is pending (the close frame) and stop reading; onClose follows. What is
-        # left of the last read is thrown away unparsed (autobahn's buffer is ``data``).
+        # left of the last read is parsed and dropped by onMessage.
         transport: Any = self.transport
         transport.loseConnection()
-        self.data = b""
-
-
-def write_now(transport: Any, data: bytes) -> bytes:
-    """Send ``data`` on ``transport``'s socket now if nothing of its own waits to be sent;
-    return what is left for Twisted to write (all of it when it could not be tried)."""
-    try:
-        idle = (transport.connected and not transport.disconnecting
-                and not transport._writeDisconnected and not getattr(transport, "TLS", False)
-                and not transport._tempDataBuffer
-                and len(transport.dataBuffer) <= transport.offset)
-        sock = transport.socket if idle else None
-    except AttributeError:  # not a plain TCP or UNIX socket transport
-        return data
-    if sock is None:
-        return data
-    try:
-        sent = sock.send(data)
-    except OSError:  # would block, or the peer is gone: Twisted's own write handles both
-        return data
-    return data[sent:]
-
-
-class TavlaHTTPFactory(HTTPFactory):  # type: ignore[misc]  # untyped base
-    """Daphne's connection factory, closing connections from a penalised address unread."""
-
-    def buildProtocol(self, addr: Any) -> Any:  # noqa: N802 - Twisted's name
-        host = getattr(addr, "host", None)
-        if host is not None and socket_limits.penalties.holds(f"address:{host}"):
-            return None  # Twisted closes the connection at once
-        return super().buildProtocol(addr)
 
 
 def install() -> None:
-    """Make daphne accept connections and build WebSocket protocols as above."""
+    """Make daphne's WebSocket factory build the protocol above (``Factory.protocol`` is
+    Twisted's public name for the class a factory builds)."""
     WebSocketFactory.protocol = TavlaWebSocketProtocol
-    daphne.server.HTTPFactory = TavlaHTTPFactory  # Server.run() builds its factory by this name

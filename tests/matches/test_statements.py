@@ -97,13 +97,13 @@ def test_a_locked_match_writes_the_columns_it_changed_and_every_json_column(
         assert read is not None
         read.score1 = 2
         read.rematch_offers.append(1)  # in place: no comparison could see it
-        sql, _ = statements._update_statement(read, connection)
-        assert '"score1"' in sql and '"rematch_offers"' in sql and '"snapshot"' in sql
-        assert '"score0"' not in sql and '"dice_seed"' not in sql and '"status"' not in sql
+        columns = statements.update_columns(read)
+        assert {"score1", "rematch_offers", "snapshot"} <= set(columns)
+        assert not {"score0", "dice_seed", "status"} & set(columns)
         statements.write_action(read, [])
         read.version += 1
-        again, _ = statements._update_statement(read, connection)
-        assert '"version"' in again and '"score1"' not in again
+        again = statements.update_columns(read)
+        assert "version" in again and "score1" not in again
         statements.write_action(read, [])
     fresh = Match.objects.get(pk=match.pk)
     assert (fresh.score1, fresh.rematch_offers, fresh.version) == (2, [1], match.version + 1)
@@ -174,3 +174,76 @@ def test_a_failed_write_changes_nothing(start_match: Callable[..., Match],
     assert Event.objects.filter(match=match).count() == count
     act(match, 0, "play", "8/5 6/5")  # the connection is usable, the action can be made
     assert Match.objects.get(pk=match.pk).version == before.version + 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_locked_read_locks_the_match_row_and_nothing_else(
+        start_match: Callable[..., Match]) -> None:
+    """Another session cannot lock the match while the read's transaction lasts, and can
+    lock its table and players (``FOR UPDATE OF`` the match only)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite locks the whole database instead of a row")
+    import psycopg
+
+    match = start_match()
+    settings_dict = connection.settings_dict
+    other = psycopg.connect(dbname=settings_dict["NAME"], user=settings_dict["USER"],
+                            host=settings_dict["HOST"], port=settings_dict["PORT"] or 5432,
+                            password=settings_dict["PASSWORD"] or None)
+
+    def lockable(table: str, pk: int) -> bool:
+        try:
+            with other.transaction():
+                other.execute(f"SELECT 1 FROM {table} WHERE id = %s FOR UPDATE NOWAIT", [pk])
+            return True
+        except psycopg.errors.LockNotAvailable:
+            return False
+
+    try:
+        with transaction.atomic():
+            read = statements.locked_match(match.pk)
+            assert read is not None
+            assert not lockable(Match._meta.db_table, match.pk)
+            assert lockable(Table._meta.db_table, match.table_id)
+            assert lockable("matches_player", match.player0_id)
+        assert lockable(Match._meta.db_table, match.pk)  # the lock ends with the transaction
+    finally:
+        other.close()
+
+
+def test_unprepared_statements_give_the_same_match(start_match: Callable[..., Match],
+                                                   settings: Any) -> None:
+    """With ``TAVLA_PREPARED_STATEMENTS`` off (a pooler without sessions) the same plain SQL
+    runs unprepared, and reads and writes the same."""
+    settings.TAVLA_PREPARED_STATEMENTS = False
+    match = act(start_match(dice=[[3, 1], [5, 2]], cube_enabled=False), 0, "play", "8/5 6/5")
+    with CaptureQueriesContext(connection) as context, transaction.atomic():
+        read = statements.locked_match(match.pk)
+        assert read is not None
+        read.score0 = 1
+        statements.write_action(read, [])
+    kinds = {q["sql"].split()[0].upper() for q in context.captured_queries}
+    assert not kinds & {"PREPARE", "EXECUTE"}
+    assert _fields(Match.objects.get(pk=match.pk)) == _fields(read)
+
+
+def test_what_a_read_remembers_goes_with_the_match(start_match: Callable[..., Match]) -> None:
+    """The values a match was read with are kept for its update only as long as the match
+    itself: a process reading thousands of matches keeps none of them."""
+    import gc
+
+    match = start_match()
+    before = len(statements._loaded)
+    with transaction.atomic():
+        for _ in range(50):
+            read = statements.locked_match(match.pk)
+            assert read is not None and statements.update_columns(read)
+        del read
+    gc.collect()
+    assert len(statements._loaded) <= before
+
+
+def test_a_match_not_read_locked_writes_every_column(start_match: Callable[..., Match]) -> None:
+    match = Match.objects.get(pk=start_match().pk)
+    assert statements.update_columns(match) == [
+        field.column for field in Match._meta.concrete_fields if not field.primary_key]
