@@ -16,23 +16,16 @@ from typing import Final
 
 from tavla.engine import Position, legal_plays, parse_play
 from tavla.engine.errors import EngineError
-
-#: Where the right-hand column (player 1) starts at the latest in a written line; an action
-#: starting at or after this column belongs to player 1 when it is alone on its line.
-_RIGHT_COLUMN: Final = 20
-
-_MATCH_LINE: Final = re.compile(r"^\s*(\d+)\s+point\s+match\s*$", re.IGNORECASE)
-_GAME_LINE: Final = re.compile(r"^\s*Game\s+(\d+)\s*$", re.IGNORECASE)
-_SCORE_LINE: Final = re.compile(r"^\s*(.+?)\s*:\s*(\d+)\s+(.+?)\s*:\s*(\d+)\s*$")
-_NUMBERED: Final = re.compile(r"^\s*\d+\)")
-_ACTION: Final = re.compile(
-    r"(?P<roll>[1-6]{2}):(?P<moves>(?:[ \t]+(?:bar|\d+)/(?:off|\d+)\*?(?:\(\d\))?)*)"
-    r"|(?P<double>(?:Doubles|Redoubles)\s*=>\s*(?P<value>\d+))"
-    r"|(?P<take>Takes|Accepts)"
-    r"|(?P<drop>Drops|Passes|Rejects)"
-    r"|(?P<wins>Wins\s+(?P<points>\d+)\s+points?(?:\s+and\s+the\s+match)?)",
-    re.IGNORECASE,
+from tavla.engine.matdice import (
+    GAME_LINE,
+    MATCH_LINE,
+    NUMBERED,
+    RIGHT_COLUMN,
+    SCORE_LINE,
+    UnreadableAction,
+    line_actions,
 )
+
 _HEADER: Final = re.compile(r'^;\s*\[(\w[\w ]*?)\s+"(.*)"\]\s*$')
 
 
@@ -86,20 +79,10 @@ class MatRecord:
 
 def _actions(text: str, number: int) -> list[tuple[int, re.Match[str]]]:
     """The actions on one line with the column each starts at."""
-    found: list[tuple[int, re.Match[str]]] = []
-    position = 0
-    stripped = text.rstrip()
-    while position < len(stripped):
-        if stripped[position].isspace():
-            position += 1
-            continue
-        match = _ACTION.match(stripped, position)
-        if match is None:
-            bad = stripped[position:].split()[0]
-            raise MatFileError(number, f"cannot read {bad!r}")
-        found.append((position, match))
-        position = match.end()
-    return found
+    try:
+        return line_actions(text)
+    except UnreadableAction as error:
+        raise MatFileError(number, f"cannot read {error.token!r}") from None
 
 
 def read_mat(text: str) -> MatRecord:
@@ -123,12 +106,12 @@ def read_mat(text: str) -> MatRecord:
         if line.lstrip().startswith(";"):
             continue
         if match_length is None:
-            found = _MATCH_LINE.match(line)
+            found = MATCH_LINE.match(line)
             if found is None:
                 raise MatFileError(number, "expected 'N point match' before the games")
             match_length = int(found.group(1))
             continue
-        game_line = _GAME_LINE.match(line)
+        game_line = GAME_LINE.match(line)
         if game_line:
             game = GameRecord(int(game_line.group(1)), (0, 0))
             games.append(game)
@@ -138,14 +121,14 @@ def read_mat(text: str) -> MatRecord:
         if game is None:
             raise MatFileError(number, "expected 'Game 1'")
         if expecting_score:
-            score = _SCORE_LINE.match(line)
+            score = SCORE_LINE.match(line)
             if score is None:
                 raise MatFileError(number, "expected the score line 'Name : 0   Name : 0'")
             names = (score.group(1).strip(), score.group(3).strip())
             game.score = (int(score.group(2)), int(score.group(4)))
             expecting_score = False
             continue
-        numbered = _NUMBERED.match(line)
+        numbered = NUMBERED.match(line)
         body_start = numbered.end() if numbered else 0
         actions = _actions(line[body_start:], number)
         if not actions:
@@ -156,7 +139,7 @@ def read_mat(text: str) -> MatRecord:
             if len(actions) == 2:
                 player = index
             else:
-                player = 1 if column >= _RIGHT_COLUMN else 0
+                player = 1 if column >= RIGHT_COLUMN else 0
             board = _add_turn(game, board, player, action, number)
     if match_length is None:
         raise MatFileError(max(1, len(lines)), "no 'N point match' line")

@@ -20,21 +20,52 @@ from typing import Final
 
 from tavla.engine.errors import EngineError
 
+# The lines of a ``.mat`` record as every reader of one sees them: this module, and the
+# analysis's reader (tavla.analysis.matread), which reads the plays too.
+
 #: An action alone on its line that starts at or after this column (counted after the line
 #: number) is player 1's: the right-hand column starts at column 29 in what we write.
-_RIGHT_COLUMN: Final = 20
+RIGHT_COLUMN: Final = 20
 
-_MATCH_LINE: Final = re.compile(r"^\s*(\d+)\s+point\s+match\s*$", re.IGNORECASE)
-_GAME_LINE: Final = re.compile(r"^\s*Game\s+(\d+)\s*$", re.IGNORECASE)
-_SCORE_LINE: Final = re.compile(r"^\s*(.+?)\s*:\s*(\d+)\s+(.+?)\s*:\s*(\d+)\s*$")
-_NUMBERED: Final = re.compile(r"^\s*\d+\)")
-_ACTION: Final = re.compile(
-    r"(?P<roll>[1-6]{2}):(?:[ \t]+(?:bar|\d+)/(?:off|\d+)\*?(?:\(\d\))?)*"
-    r"|(?:Doubles|Redoubles)\s*=>\s*\d+"
-    r"|Takes|Accepts|Drops|Passes|Rejects"
-    r"|Wins\s+\d+\s+points?(?:\s+and\s+the\s+match)?",
+MATCH_LINE: Final = re.compile(r"^\s*(\d+)\s+point\s+match\s*$", re.IGNORECASE)
+GAME_LINE: Final = re.compile(r"^\s*Game\s+(\d+)\s*$", re.IGNORECASE)
+SCORE_LINE: Final = re.compile(r"^\s*(.+?)\s*:\s*(\d+)\s+(.+?)\s*:\s*(\d+)\s*$")
+NUMBERED: Final = re.compile(r"^\s*\d+\)")
+ACTION: Final = re.compile(
+    r"(?P<roll>[1-6]{2}):(?P<moves>(?:[ \t]+(?:bar|\d+)/(?:off|\d+)\*?(?:\(\d\))?)*)"
+    r"|(?P<double>(?:Doubles|Redoubles)\s*=>\s*(?P<value>\d+))"
+    r"|(?P<take>Takes|Accepts)"
+    r"|(?P<drop>Drops|Passes|Rejects)"
+    r"|(?P<wins>Wins\s+(?P<points>\d+)\s+points?(?:\s+and\s+the\s+match)?)",
     re.IGNORECASE,
 )
+
+
+class UnreadableAction(ValueError):
+    """A token on an action line that is no action; ``token`` is the text from there to the
+    next space."""
+
+    def __init__(self, token: str) -> None:
+        super().__init__(f"cannot read {token!r}")
+        self.token = token
+
+
+def line_actions(text: str) -> list[tuple[int, re.Match[str]]]:
+    """The actions on one line (after its number), each with the column it starts at.
+    Raises :class:`UnreadableAction`."""
+    found: list[tuple[int, re.Match[str]]] = []
+    position = 0
+    stripped = text.rstrip()
+    while position < len(stripped):
+        if stripped[position].isspace():
+            position += 1
+            continue
+        action = ACTION.match(stripped, position)
+        if action is None:
+            raise UnreadableAction(stripped[position:].split()[0])
+        found.append((position, action))
+        position = action.end()
+    return found
 
 
 class MatDiceError(EngineError):
@@ -66,22 +97,11 @@ class MatGame:
 
 
 def _actions(text: str, number: int) -> list[tuple[int, re.Match[str]]]:
-    """The actions on one line, each with the column it starts at."""
-    found: list[tuple[int, re.Match[str]]] = []
-    position = 0
-    stripped = text.rstrip()
-    while position < len(stripped):
-        if stripped[position].isspace():
-            position += 1
-            continue
-        action = _ACTION.match(stripped, position)
-        if action is None:
-            # repr escapes control characters; a long token is cut short.
-            token = repr(stripped[position:].split()[0])
-            raise MatDiceError(number, f"cannot read {token[:40]}")
-        found.append((position, action))
-        position = action.end()
-    return found
+    try:
+        return line_actions(text)
+    except UnreadableAction as error:
+        # repr escapes control characters; a long token is cut short.
+        raise MatDiceError(number, f"cannot read {repr(error.token)[:40]}") from None
 
 
 def mat_dice(text: str) -> list[MatGame]:
@@ -98,11 +118,11 @@ def mat_dice(text: str) -> list[MatGame]:
         if not line.strip() or line.lstrip().startswith(";"):
             continue
         if not seen_match_line:
-            if _MATCH_LINE.match(line) is None:
+            if MATCH_LINE.match(line) is None:
                 raise MatDiceError(number, "expected 'N point match' before the games")
             seen_match_line = True
             continue
-        game_line = _GAME_LINE.match(line)
+        game_line = GAME_LINE.match(line)
         if game_line:
             games.append(MatGame(int(game_line.group(1)), number))
             expecting_score = True
@@ -110,11 +130,11 @@ def mat_dice(text: str) -> list[MatGame]:
         if not games:
             raise MatDiceError(number, "expected 'Game 1'")
         if expecting_score:
-            if _SCORE_LINE.match(line) is None:
+            if SCORE_LINE.match(line) is None:
                 raise MatDiceError(number, "expected the score line 'Name : 0   Name : 0'")
             expecting_score = False
             continue
-        numbered = _NUMBERED.match(line)
+        numbered = NUMBERED.match(line)
         actions = _actions(line[numbered.end() if numbered else 0:], number)
         if len(actions) > 2:
             raise MatDiceError(number, "more than two actions on one line")
@@ -125,7 +145,7 @@ def mat_dice(text: str) -> list[MatGame]:
             if len(actions) == 2:
                 player = index
             else:
-                player = 1 if column >= _RIGHT_COLUMN else 0
+                player = 1 if column >= RIGHT_COLUMN else 0
             high, low = sorted((int(roll[0]), int(roll[1])), reverse=True)
             games[-1].rolls.append(MatRoll(player, (high, low), number))
     if not seen_match_line:
