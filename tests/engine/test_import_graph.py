@@ -12,6 +12,7 @@ import ast
 from pathlib import Path
 
 from tests.engine.test_purity import ENGINE, SOURCES
+from tests.test_import_graph import find_cycle
 
 
 def _module_name(path: Path) -> str:
@@ -46,29 +47,6 @@ def imports_of(source: str, here: str, *, package: bool = False) -> set[str]:
                      else module for alias in node.names]
         found |= {name for name in names if name in MODULES and name != here}
     return found
-
-
-def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
-    """One import circle of ``graph`` as a path that ends where it starts, or ``None``."""
-    state: dict[str, int] = {}  # 1: on the current path, 2: done
-    path: list[str] = []
-
-    def visit(node: str) -> list[str] | None:
-        state[node] = 1
-        path.append(node)
-        for target in sorted(graph.get(node, ())):
-            if state.get(target) == 1:
-                return path[path.index(target):] + [target]
-            if target not in state and (cycle := visit(target)):
-                return cycle
-        path.pop()
-        state[node] = 2
-        return None
-
-    for node in sorted(graph):
-        if node not in state and (cycle := visit(node)):
-            return cycle
-    return None
 
 
 def test_the_engine_has_no_import_circle() -> None:
