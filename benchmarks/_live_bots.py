@@ -75,6 +75,7 @@ class Bot:
         self.group = group  # "player", "spectator", "crowd_player" or "crowd_spectator"
         self.acted: tuple[int, int] | None = None
         self.sat_for: int | None = None
+        self.seeded_for: int | None = None  # the match this bot sent its client seed to
         self.shown: tuple[int | None, int] = (None, -1)
         self.link: Link | None = None
         self.ready = asyncio.Event()  # the first state arrived
@@ -140,8 +141,11 @@ class Bot:
             self.stats.last_playing[self.table_id] = time.time()
         seeds = state.get("client_seeds") or {}
         seat = state.get("your_seat")
-        if seeds.get("open") and seat is not None and not seeds["sent"][seat]:
-            # Before the first roll each player sends its share of the dice (docs/dice.md).
+        if (seeds.get("open") and seat is not None and not seeds["sent"][seat]
+                and self.seeded_for != match_id):
+            # Before the first roll each player sends its share of the dice (docs/dice.md),
+            # once: the opponent's seed is a new state too, and may come before ours is in.
+            self.seeded_for = match_id
             self._send({"type": "client_seed", "seed": os.urandom(32).hex()})
         if state["status"] == "playing":
             if state["player_to_act"] == state["your_seat"] and self.acted != (match_id, version):

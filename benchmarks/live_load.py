@@ -153,6 +153,16 @@ CPU per action in calibration games, old code then new: 0.929 -> 1.005, then (ne
 1.017 -> 1.019; 171 and 188 -> 162 and 176 actions/s. The same code without the pool
 (TAVLA_DB_POOL_SIZE=0, a new connection for every request and socket call): 1.476, 88
 actions/s, p50 1.4 s.
+
+The whole of that day's core work against the morning's code (3 Dec 2026, 12:59-13:07 UTC,
+nothing else running, load average 0.1-2.1 before each run, calibration 2.6-3.0 ms a game):
+one door for every match change, the pool, public interfaces only, the layered layout. 200
+tables, 1 s think, alternating old and new: web CPU per action 1.095 and 1.135 calibration
+games on the old code, 1.150, 1.085 and 1.217 on the new (medians 1.115 against 1.150:
++3%); 197-200 actions/s both; spread-table opponent p50 6.3-7.0 ms, p99 21-31 ms both. A
+match's start is three states now (created, a client seed, the other seed with the first
+roll), and the two seeds come from two web processes at once: 5-15 boards a run saw them
+out of order and asked for a sync, as the protocol says.
 """
 
 from __future__ import annotations
