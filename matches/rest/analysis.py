@@ -60,9 +60,12 @@ class PlayerAnalysisSerializer(serializers.Serializer[dict[str, object]]):
     rating = serializers.CharField(help_text="gnubg's error rating words.")
     luck_rating = serializers.CharField(help_text="gnubg's luck rating words.")
 
-
-# "errors" is a Serializer attribute, so that field is declared from outside the class body.
-PlayerAnalysisSerializer._declared_fields["errors"] = serializers.IntegerField()
+    def get_fields(self) -> dict[str, serializers.Field[object, object, object, object]]:
+        # "errors" is a Serializer attribute, so that field cannot be declared in the body;
+        # get_fields is DRF's public hook for the fields a serializer has.
+        fields = super().get_fields()
+        fields["errors"] = serializers.IntegerField()
+        return fields
 
 
 class MatchAnalysisSerializer(serializers.Serializer[dict[str, object]]):
