@@ -320,6 +320,8 @@ if TAVLA_SCRIPTED_DICE and not DEBUG:
     )
 # GNU Backgammon's analysis of finished matches (matches/gnubg/analysis.py): its depth, 0-2 plies.
 TAVLA_ANALYSIS_PLIES = int(os.environ.get("TAVLA_ANALYSIS_PLIES", "0"))
+# How long a referee's adjudication page waits for an analysis worker's figures.
+TAVLA_ADJUDICATION_HELP_SECONDS = float(os.environ.get("TAVLA_ADJUDICATION_HELP_SECONDS", "20"))
 TAVLA_ANALYSE_FINISHED_MATCHES = env_bool("TAVLA_ANALYSE_FINISHED_MATCHES", True)
 # A bot's human-like pause before each action, seconds (low, high) (matches/gnubg/bots.py).
 TAVLA_BOT_PAUSE = tuple(
