@@ -367,6 +367,13 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "tavla.security.lockout_response"
 AXES_VERBOSE = False
+# The address only from REMOTE_ADDR (set from X-Forwarded-For by tavla.site.proxies for a
+# trusted proxy only): a header a client writes itself must not choose whose lock it counts.
+AXES_IPWARE_META_PRECEDENCE_ORDER = ("REMOTE_ADDR",)
+# Addresses or networks of the reverse proxies whose X-Forwarded-For is believed (comma-
+# separated, e.g. "10.0.0.5,10.0.1.0/24"); none by default: the header is never read.
+TAVLA_TRUSTED_PROXIES = [value.strip() for value in
+                         os.environ.get("TAVLA_TRUSTED_PROXIES", "").split(",") if value.strip()]
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -391,6 +398,9 @@ REST_FRAMEWORK = {
     ],
     # Every API error as {"error": code, "detail": text}.
     "EXCEPTION_HANDLER": "matches.rest.errors.api_exception_handler",
+    # The client's address is REMOTE_ADDR, which tavla.site.proxies has already taken from
+    # X-Forwarded-For where a trusted proxy sent it; DRF never reads the header itself.
+    "NUM_PROXIES": 0,
 }
 # Requests per minute (see tavla.throttles); the environment may raise or lower them.
 TAVLA_API_RATES = {

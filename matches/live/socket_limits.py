@@ -25,7 +25,8 @@ into every consumer and sees each socket's raw ASGI events before the consumer d
 * **Sockets per client.** At most ``TAVLA_SOCKETS_PER_USER`` open sockets per user (or API
   token) and ``TAVLA_SOCKETS_PER_ADDRESS`` per client address, per web process; one more is
   answered ``{"type": "error", "error": "too_many_sockets"}`` and closed with 1008. Behind a
-  reverse proxy, run daphne with ``--proxy-headers`` so the address is the client's.
+  reverse proxy listed in ``TAVLA_TRUSTED_PROXIES`` the address is the client's
+  (:mod:`tavla.site.proxies`).
 * **Malformed frames.** Text that is not JSON (or nests too deeply to parse) and binary
   frames get ``{"type": "error", "error": "bad_request"}``; the socket stays open.
 

@@ -29,6 +29,7 @@ from django.urls import URLPattern, URLResolver  # noqa: E402
 from matches.live import routing as matches_routing  # noqa: E402
 from matches.live.auth import socket_auth_stack  # noqa: E402
 from tavla.site import daphne_protocol  # noqa: E402
+from tavla.site.proxies import TrustedProxyMiddleware, trusted_networks  # noqa: E402
 
 websocket_urlpatterns: list[URLPattern | URLResolver] = [
     *matches_routing.websocket_urlpatterns,
@@ -45,14 +46,16 @@ http_app = ASGIStaticFilesHandler(django_asgi_app) if settings.DEBUG else django
 # Close codes as RFC 6455 has them, and flooders cut off where daphne reads their frames.
 daphne_protocol.install()
 
-application = ProtocolTypeRouter(
+# The client's address from X-Forwarded-For only where a trusted proxy sent it, for HTTP and
+# sockets alike (tavla/site/proxies.py).
+application = TrustedProxyMiddleware(ProtocolTypeRouter(
     {
         "http": http_app,
         "websocket": AllowedHostsOriginValidator(
             socket_auth_stack(URLRouter(websocket_urlpatterns))
         ),
     }
-)
+), trusted_networks(settings.TAVLA_TRUSTED_PROXIES))
 
 
 # The collector. What the app loaded to start (Django, the engine) lives as long as the
