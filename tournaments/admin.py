@@ -25,6 +25,7 @@ from django.utils.translation import gettext_lazy as _
 
 from matches.errors import ServiceError
 from matches.models import Player
+from matches.referee.read_only import ReadOnlyMixin
 from matches.rules import rule_fieldsets
 from tournaments import formats, money, services
 from tournaments.models import (
@@ -146,22 +147,13 @@ class RoundInline(admin.TabularInline):
         return False
 
 
-class LogInline(admin.TabularInline):
+class LogInline(ReadOnlyMixin, admin.TabularInline):  # type: ignore[type-arg]
     model = TournamentLog
     extra = 0
     fields = ("created_at", "actor", "action", "reason", "data")
     readonly_fields = fields
     ordering = ("-created_at", "-pk")
     classes = ("collapse",)
-
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 def _each(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Any],
@@ -512,16 +504,7 @@ class PairingAdmin(RefereeActions, admin.ModelAdmin):
 
 
 @admin.register(TournamentLog)
-class TournamentLogAdmin(admin.ModelAdmin):
+class TournamentLogAdmin(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ("created_at", "tournament", "action", "actor", "pairing", "reason")
     list_filter = ("action", "tournament")
     search_fields = ("reason", "action")
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False

@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from matches.chat import rooms as chat
 from matches.errors import ServiceError
 from matches.models import ChatMessage, ChatModeration, ChatReport
+from matches.referee.read_only import ReadOnlyMixin
 
 MODERATE = "matches.moderate_chat"
 
@@ -30,15 +31,8 @@ class RemoveForm(forms.Form):
                              help_text=_("Kept in the moderation log with your name."))
 
 
-class ReadOnly(admin.ModelAdmin):  # type: ignore[type-arg]
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
+class ReadOnly(ReadOnlyMixin, admin.ModelAdmin):  # type: ignore[type-arg]
+    """Moderation rows: the chat services own them."""
 
 
 @admin.register(ChatMessage)
