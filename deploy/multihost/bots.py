@@ -57,12 +57,13 @@ class Board:
         game = self.game
         delay = 0.2
         while not game.stopping.is_set():
+            reason = "ended"
             try:
                 async with connect(
                         f"{game.url.replace('https://', 'wss://')}/ws/tables/{self.table}/",
                         ssl=game.tls, origin=game.url,  # type: ignore[arg-type]
                         additional_headers={"Cookie": f"sessionid={self.session}"},
-                        open_timeout=10, ping_interval=None, max_size=None) as ws:
+                        open_timeout=30, ping_interval=None, max_size=None) as ws:
                     self.ws, self.connections = ws, self.connections + 1
                     # A new connection: whatever was sent on the old one may be lost.
                     self.acted = self.seeded_for = self.sat_for = None
@@ -74,12 +75,14 @@ class Board:
                             emit("greeted", table=self.table, seat=self.seat,
                                  connection=self.connections)
                         self.on_message(message)
-            except (OSError, InvalidHandshake, InvalidURI, ConnectionClosed, TimeoutError):
-                pass
+            except ConnectionClosed as closed:
+                reason = f"closed {closed.rcvd.code if closed.rcvd else 'without a frame'}"
+            except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as error:
+                reason = f"{type(error).__name__}: {error}"[:120]
             self.ws = None
             if game.stopping.is_set():
                 return
-            emit("closed", table=self.table, seat=self.seat)
+            emit("closed", table=self.table, seat=self.seat, reason=reason)
             await asyncio.sleep(delay * random.uniform(1.0, 2.5))
             delay = min(delay * 2, 2.0)
 
@@ -173,7 +176,7 @@ class Game:
         loop = asyncio.get_running_loop()
         while True:
             line = await loop.run_in_executor(None, sys.stdin.readline)
-            command = json.loads(line) if line.strip() else {"cmd": "stop"}
+            command: dict[str, Any] = json.loads(line) if line.strip() else {"cmd": "stop"}
             if command["cmd"] == "stall":
                 self.stalled.update(command["tables"])
             elif command["cmd"] == "resume":
@@ -193,7 +196,7 @@ class Game:
         tasks = []
         for board in self.boards:  # arrive gradually, as people do
             tasks.append(asyncio.ensure_future(board.run()))
-            await asyncio.sleep(0.005)
+            await asyncio.sleep(0.02)
         await self.commands()
         await asyncio.gather(*tasks, return_exceptions=True)
         emit("summary", seen={str(k): v for k, v in self.seen.items()},

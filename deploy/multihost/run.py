@@ -162,6 +162,7 @@ class Monitor:
     acks: list[tuple[float, int, int]] = field(default_factory=list)
     last_ack_of_match: dict[int, float] = field(default_factory=dict)
     errors: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    close_reasons: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     summaries: list[dict[str, Any]] = field(default_factory=list)
 
     def read(self, stream: IO[bytes]) -> None:
@@ -173,6 +174,7 @@ class Monitor:
                     self.greeted[(event["table"], event["seat"])].append(when)
                 elif kind == "closed":
                     self.closed[(event["table"], event["seat"])].append(when)
+                    self.close_reasons[event.get("reason", "?")] += 1
                 elif kind == "ack":
                     self.acks.append((when, event["match"], event["version"]))
                     self.last_ack_of_match[event["match"]] = when
@@ -258,6 +260,20 @@ def cpu_seconds(pids: list[int]) -> float:
     return total
 
 
+def rss_mb(pids: list[int]) -> float:
+    """The resident memory of ``pids`` together, in MB."""
+    total = 0
+    for pid in pids:
+        try:
+            status = Path(f"/proc/{pid}/status").read_text()
+        except OSError:
+            continue
+        for line in status.splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1])
+    return total / 1024
+
+
 def read_metrics(host: str) -> str:
     """The first lines of ``/metrics`` of a web host, or why there are none (the hook for
     the Prometheus endpoint, when the build has one)."""
@@ -282,6 +298,17 @@ def fmt(values: list[float]) -> str:
         return "none"
     return (f"n={len(values)} p50 {statistics.median(values):.2f} s, "
             f"max {max(values):.2f} s")
+
+
+def storage() -> tuple[int, int]:
+    """The database's size and the WAL written so far, in bytes."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_database_size(current_database()), "
+                       "pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')")
+        size, wal = cursor.fetchone()
+    return int(size), int(wal)
 
 
 def seat_tables(args: argparse.Namespace) -> list[dict[str, Any]]:
@@ -351,6 +378,7 @@ def inner(args: argparse.Namespace) -> int:
     from matches.models import Event, LogKind, Match, MatchStatus
 
     tables = seat_tables(args)
+    storage_before = storage()
     table_ids = [table["id"] for table in tables]
     monitor = Monitor()
     bots = Bots({"url": f"https://{SITE_HOST}", "ca_file": str(cert), "think": args.think,
@@ -367,7 +395,11 @@ def inner(args: argparse.Namespace) -> int:
             playing = set(Match.objects.filter(pk__in=acting).values_list("table_id", flat=True))
             return playing >= set(table_ids)
 
-        took = wait_for("every board greeted", lambda: len(monitor.greeted) == boards, 180, 0.2)
+        try:
+            took = wait_for("every board greeted", lambda: len(monitor.greeted) == boards, 180,
+                            0.2)
+        except StartError as error:
+            raise StartError(f"{error} ({len(monitor.greeted)} of {boards})") from None
         t0 = time.time()
         wait_for("every table playing", lambda: every_table_acts_since(t0), 180, 0.5)
         say(f"{boards} boards open through the proxy ({took:.1f} s); every table playing")
@@ -383,9 +415,10 @@ def inner(args: argparse.Namespace) -> int:
         sessions = {name: row.get("scur", "?") for name, row in haproxy_servers().items()}
         per_action = ", ".join(f"{name} {1000 * seconds / max(actions, 1):.1f} ms"
                                for name, seconds in cpu.items())
+        memory = ", ".join(f"{name} {rss_mb(p):.0f} MB" for name, p in pids.items())
         figures.append(f"steady play: {len(tables)} tables, {actions / window:.1f} actions/s "
                        f"over {window:.0f} s; boards per web host {sessions}; CPU per "
-                       f"action: {per_action}")
+                       f"action: {per_action}; resident memory: {memory}")
         say(figures[-1])
 
         # -- a web host dies ----------------------------------------------------------------
@@ -404,9 +437,14 @@ def inner(args: argparse.Namespace) -> int:
                 return out
 
         wait_for("web1 DOWN in HAProxy", lambda: servers_are({"web1": "DOWN"}), 30, 0.2)
-        wait_for("every board of web1 greeted again",
-                 lambda: bool(moved()) and all(v is not None for v in moved().values()),
-                 60, 0.2)
+        try:
+            wait_for("every board of web1 greeted again",
+                     lambda: bool(moved()) and all(v is not None for v in moved().values()),
+                     60, 0.2)
+        except StartError as error:
+            waiting = sum(1 for v in moved().values() if v is None)
+            raise StartError(f"{error}: {waiting} of {len(moved())} still away; why boards "
+                             f"closed: {dict(monitor.close_reasons)}") from None
         reconnects = [when - t_kill for when in moved().values() if when is not None]
         worst = max(reconnects)
         figures.append(f"web host killed: {len(reconnects)} boards back through the proxy on "
@@ -483,6 +521,10 @@ def inner(args: argparse.Namespace) -> int:
     results = [services.match_verify(match_id=match_id) for match_id in matches_of_tables()]
     bad = [r for r in results if not r.ok]
     finished = Match.objects.filter(table_id__in=table_ids, status=MatchStatus.FINISHED).count()
+    grown = [after - before for after, before in zip(storage(), storage_before, strict=True)]
+    figures.append(f"PostgreSQL per acknowledged action: {grown[0] / max(len(acks), 1):.0f} "
+                   f"bytes of database, {grown[1] / max(len(acks), 1):.0f} bytes of WAL "
+                   "(everything included: sessions, analyses, finished games)")
     figures.append(f"{len(acks)} actions acknowledged, {len(lost)} lost; {len(seen)} matches "
                    f"shown, {len(unseen)} behind what a board was shown; {len(results)} "
                    f"matches ({finished} finished) verify: {len(results) - len(bad)}, "
