@@ -60,8 +60,9 @@ bench: $(STAMP)
 
 # Tavla on several hosts (Linux network namespaces, as root): a proxy, two web hosts, a worker
 # host and a data host; 100 tables of bots through the proxy, then a web host killed, the
-# worker host stopped for 30 s and the data host cut off for 10 s (docs/scaling.md).
-multihost: $(STAMP)
+# worker host stopped for 30 s and the data host cut off for 10 s (docs/scaling.md). The
+# bots use the test extras' websockets client.
+multihost: $(TEST_STAMP)
 	$(PY) -m deploy.multihost
 
 # Stop the embedded Redis that `make run` leaves running between runs.

@@ -33,7 +33,7 @@ def test_multihost_short_run_survives_its_faults_and_cleans_up() -> None:
     output = result.stdout + result.stderr
     assert result.returncode == 0, output[-6000:]
     assert "multihost: every target met" in output
-    assert re.search(r"web host killed: [1-9]\d* boards back through the proxy", output), output
+    assert re.search(r"; [1-9]\d* boards back through the proxy on web2", output), output
     assert re.search(r"[1-9]\d* flags overdue at its return", output), output
     assert re.search(r", 0 lost;", output), output
     run = re.search(r"run ([0-9a-f]{6}):", output)
