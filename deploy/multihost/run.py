@@ -129,6 +129,11 @@ def outer(args: argparse.Namespace, argv: list[str]) -> int:
     workdir = Path(tempfile.mkdtemp(prefix="tavla-multihost-"))
     network = build_network()
     code = 1
+
+    def interrupted(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt  # SIGTERM (a test's timeout): clean up as for Ctrl-C
+
+    signal.signal(signal.SIGTERM, interrupted)
     try:
         network.create()
         client = network.hosts["client"]
