@@ -132,6 +132,10 @@ class Board:
         if state is not self.last or self.table in self.game.stalled:
             if self.acted == (state["match_id"], state["version"]):
                 self.acted = None
+                # A newer push of the same version (presence, a reconnect's greeting) came
+                # while thinking: act on that one, or the table would wait forever.
+                if self.last is not None and state is not self.last:
+                    self.consider(self.last)
             return
         message: dict[str, Any] = {"type": "action", "expected_version": state["version"]}
         phase = state["phase"]
