@@ -12,7 +12,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.tavla-installed
 TEST_STAMP := $(VENV)/.tavla-test-installed
 
-.PHONY: run test soak lint typecheck pytest jstest bench stop install install-test messages
+.PHONY: run test soak lint typecheck pytest jstest bench stop install install-test messages multihost
 
 run: $(STAMP)
 	$(PY) manage.py migrate --noinput
@@ -27,7 +27,7 @@ lint: $(TEST_STAMP)
 
 typecheck: $(TEST_STAMP)
 	$(PY) -m mypy --strict tavla/engine tournaments/formats tournaments/money.py tavla/analysis
-	$(PY) -m mypy tavla matches tournaments benchmarks
+	$(PY) -m mypy tavla matches tournaments benchmarks deploy
 
 # pytest-xdist: one worker per CPU, each with its own test database (SQLite file or
 # PostgreSQL database) and Redis (the embedded one, or its own database of REDIS_URL's
@@ -57,6 +57,13 @@ bench: $(STAMP)
 		[ -e "$$f" ] || continue; \
 		echo "== $$f"; $(PY) "$$f"; \
 	done
+
+# Tavla on several hosts (Linux network namespaces, as root): a proxy, two web hosts, a worker
+# host and a data host; 100 tables of bots through the proxy, then a web host killed, the
+# worker host stopped for 30 s and the data host cut off for 10 s (docs/scaling.md). The
+# bots use the test extras' websockets client.
+multihost: $(TEST_STAMP)
+	$(PY) -m deploy.multihost
 
 # Stop the embedded Redis that `make run` leaves running between runs.
 stop: $(STAMP)

@@ -213,6 +213,10 @@ if os.environ.get("DATABASE_URL"):
             })
         else:
             _default["CONN_HEALTH_CHECKS"] = True
+        if not TAVLA_PREPARED_STATEMENTS:
+            # Behind a pooler without sessions a named cursor may be fetched from another
+            # server connection than the one that opened it: no server-side cursors.
+            _default["DISABLE_SERVER_SIDE_CURSORS"] = True
 else:
     DATABASES = {
         "default": {

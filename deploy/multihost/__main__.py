@@ -1,0 +1,5 @@
+import sys
+
+from deploy.multihost.run import main
+
+sys.exit(main())
