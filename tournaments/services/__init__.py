@@ -9,6 +9,7 @@ open pages after commit. The package, along its seams:
 - :mod:`~tournaments.services.bracket` — the bracket manager: format answers → rows, and
   :func:`~tournaments.services.bracket.settle`, the one decide → close table → advance →
   announce sequence every result goes through;
+- :mod:`~tournaments.services.creation` — a new tournament from a template;
 - :mod:`~tournaments.services.lifecycle` — one tournament's registration, check-in, seeding,
   start, next round;
 - :mod:`~tournaments.services.results` — matches played online, the director's override;
@@ -39,6 +40,7 @@ The rules, as a director reads them, are in ``docs/tournaments.md`` and on the s
 """
 
 from tournaments.services.common import TournamentError
+from tournaments.services.creation import tournament_create_from_template
 from tournaments.services.divisions import (
     division_assign,
     entry_check_in,
@@ -89,6 +91,7 @@ __all__ = [
     "player_withdraw",
     "round_set_start",
     "side_pool_enter",
+    "tournament_create_from_template",
     "tournament_open_check_in",
     "tournament_open_registration",
     "tournament_pair_next_round",
