@@ -132,12 +132,14 @@ class SidePoolInline(admin.TabularInline):
 
 
 class RoundInline(admin.TabularInline):
-    """Match lengths of the rounds the draw created; change a later round's here."""
+    """Match lengths of the rounds the draw created; change a later round's here. The start
+    time is read-only: it is set on the director's desk through
+    :func:`tournaments.services.round_set_start` (logged, pushed live to players)."""
 
     model = Round
     extra = 0
     fields = ("bracket", "number", "match_length", "starts_at")
-    readonly_fields = ("bracket", "number")
+    readonly_fields = ("bracket", "number", "starts_at")
     verbose_name_plural = _("rounds (a changed match length applies to tables created after)")
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:

@@ -97,6 +97,7 @@ def _entries(tournament: Tournament) -> list[tuple[Entry, Tournament]]:
 
 
 @require_GET
+@login_required
 def desk_page(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _desk_tournament(request, pk)
     allowed = desk.allowed_actions(request.user, tournament)
@@ -165,6 +166,7 @@ def desk_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_POST
+@login_required
 def desk_act(request: HttpRequest, pk: int, name: str) -> HttpResponse:
     tournament = _desk_tournament(request, pk)
     spec = desk.BY_NAME.get(name)

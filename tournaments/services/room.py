@@ -36,6 +36,7 @@ from tournaments.models import (
     PairingStatus,
     TournamentStatus,
 )
+from tournaments.notices import notify_after_commit
 from tournaments.selectors import format_state, seeded_entry_ids
 from tournaments.services.bracket import advance, repair_dependents, store_pairing
 from tournaments.services.common import (
@@ -54,7 +55,8 @@ from tournaments.services.common import (
 def round_set_start(*, tournament_id: int, bracket: str, number: int,
                     starts_at: datetime | None, actor: Any = None) -> None:
     """Call round ``number`` of ``bracket`` for ``starts_at`` (None: no time): shown on the
-    bracket, the score cards and the players' notices."""
+    bracket, the projector, the score cards and the players' notices, pushed live to the
+    tournament's pages and to the round's paired players."""
     tournament = locked(tournament_id)
     require_director(actor, tournament)
     updated = tournament.rounds.filter(bracket=bracket, number=number).update(
@@ -64,6 +66,10 @@ def round_set_start(*, tournament_id: int, bracket: str, number: int,
     log_action(tournament, "round_start_set", actor=actor, bracket=bracket, number=number,
                starts_at=starts_at.isoformat() if starts_at else None)
     announce(tournament)
+    paired = tournament.pairings.filter(round__bracket=bracket, round__number=number,
+                                        status=PairingStatus.PAIRED)
+    notify_after_commit([player_id for pair in paired.values_list(
+        "entry_a__player_id", "entry_b__player_id") for player_id in pair if player_id])
 
 
 @transaction.atomic
