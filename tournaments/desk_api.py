@@ -55,6 +55,9 @@ class CreateSerializer(serializers.Serializer[Any]):
                                          min_value=0)
     seeding = serializers.ChoiceField(choices=["rating", "random"], required=False,
                                       default="rating")
+    auto_pair = serializers.BooleanField(
+        required=False, default=True,
+        help_text="Swiss and round robin: pair each round as soon as the last one is in.")
 
 
 class FieldSerializer(serializers.Serializer[Any]):

@@ -60,6 +60,7 @@ def tournament_create_from_template(
     match_lengths: list[int] | None = None, rounds: int | None = None,
     over_the_board: bool = False, max_entries: int | None = None,
     entry_fee: Decimal | None = None, seeding: str = SeedingMethod.RATING,
+    auto_pair: bool = True,
 ) -> Tournament:
     """A draft tournament shaped by ``template`` (:data:`TEMPLATES`), directed by ``actor``.
 
@@ -96,7 +97,7 @@ def tournament_create_from_template(
     tournament = Tournament(
         name=name, description=description or "", director=actor, format=chosen.format,
         format_options=options, seeding=seeding, over_the_board=over_the_board,
-        max_entries=max_entries,
+        max_entries=max_entries, auto_pair=auto_pair,
         match_lengths=list(match_lengths) if match_lengths else list(chosen.match_lengths),
     )
     if entry_fee is not None:
