@@ -378,6 +378,24 @@ def desk_tournaments(user: Any) -> QuerySet[Tournament]:
     return queryset.filter(director=user)
 
 
+# What the log's action codes mean, as the desk shows them (the API gives the codes).
+LOG_LABELS: dict[str, str | Promise] = {
+    "created": _("created"), "registration_opened": _("registration opened"),
+    "check_in_opened": _("check-in opened"), "registered": _("registered"),
+    "checked_in": _("checked in"), "reseeded": _("seeds drawn again"), "started": _("started"),
+    "paired": _("paired"), "pair_next_round": _("next round paired"),
+    "late_entry": _("late entry"), "withdrawn": _("withdrawn"),
+    "disqualified": _("disqualified"), "reinstated": _("reinstated"), "result": _("result"),
+    "result_cleared": _("result cleared"), "reported": _("result reported"),
+    "report_rejected": _("report rejected"), "reopened": _("pairing re-opened"),
+    "repaired": _("paired again"), "board_set": _("table number set"),
+    "round_start_set": _("round start time set"), "paid": _("marked paid"),
+    "unpaid": _("marked not paid"), "side_pool_entered": _("entered a side pool"),
+    "side_pool_left": _("left a side pool"), "division_assigned": _("assigned to a division"),
+    "division_not_started": _("division not started"), "finished": _("finished"),
+}
+
+
 def log_of(tournament: Tournament, limit: int = 500) -> QuerySet[TournamentLog]:
     """The tournament's log and its divisions', newest first."""
     return (TournamentLog.objects.filter(tournament_id__in=family(tournament))

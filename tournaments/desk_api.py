@@ -63,7 +63,7 @@ class CreateSerializer(serializers.Serializer[Any]):
 class FieldSerializer(serializers.Serializer[Any]):
     name = serializers.CharField()
     type = serializers.CharField()
-    required = serializers.BooleanField()
+    required = serializers.BooleanField()  # type: ignore[assignment]  # the field's name
     label = serializers.CharField()  # type: ignore[assignment]  # the field is named label
 
 
@@ -73,7 +73,7 @@ class ActionSerializer(serializers.Serializer[Any]):
     role = serializers.ChoiceField(choices=[desk.DIRECTOR, desk.REFEREE])
     target = serializers.ChoiceField(choices=["tournament", "entry", "pairing", "round"])
     url = serializers.CharField()
-    fields = FieldSerializer(many=True)
+    fields = FieldSerializer(many=True)  # type: ignore[assignment]  # the field's name
 
 
 class ActionResultSerializer(serializers.Serializer[Any]):
@@ -91,7 +91,7 @@ class LogLineSerializer(serializers.Serializer[Any]):
     actor = serializers.CharField(allow_null=True)
     action = serializers.CharField()
     reason = serializers.CharField()
-    data = serializers.DictField()
+    data = serializers.DictField()  # type: ignore[assignment]  # the field's name
 
 
 def field_type(field: serializers.Field[Any, Any, Any, Any]) -> str:

@@ -158,7 +158,8 @@ def desk_page(request: HttpRequest, pk: int) -> HttpResponse:
         "entries": entries,
         "divisions": divisions,
         "bracket": bracket,
-        "log": desk.log_of(tournament, limit=200),
+        "log": [(line, desk.LOG_LABELS.get(line.action, line.action))
+                for line in desk.log_of(tournament, limit=200)],
         "undo": undo_form,
         "is_paired_format": tournament.format in (FormatName.SWISS, FormatName.ROUND_ROBIN),
         "statuses": TournamentStatus,

@@ -150,7 +150,7 @@ def test_a_swiss_runs_on_the_desk_alone_on_a_tablet(live_server_process: WebServ
         assert tournament.status == TournamentStatus.FINISHED
         assert "Finished" in page.locator(".desk-status").inner_text()
         log = page.locator("#desk-log").inner_text()
-        for line in ("went home", "players swapped the card", "late_entry", "feels better"):
+        for line in ("went home", "players swapped the card", "late entry", "feels better"):
             assert line in log
 
         projector = context.new_page()

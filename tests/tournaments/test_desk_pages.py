@@ -28,7 +28,8 @@ def test_a_director_creates_an_event_from_a_template_on_the_desk(director: User)
         "name": "Friday Swiss", "template": "swiss_5", "rounds": "3", "seeding": "rating",
         "max_entries": "", "entry_fee": ""})
     tournament = Tournament.objects.get(name="Friday Swiss")
-    assert response.status_code == 302 and response["Location"] == f"/tournaments/{tournament.pk}/desk/"
+    assert response.status_code == 302
+    assert response["Location"] == f"/tournaments/{tournament.pk}/desk/"
     assert tournament.format_options == {"rounds": 3} and tournament.director == director
     desk = client.get(response["Location"])
     assert b'data-action="open_registration"' in desk.content
