@@ -129,6 +129,8 @@ class DeskAction:
     input: type[serializers.Serializer[Any]]
     run: Runner
     offered: Callable[[Tournament], bool]
+    # Whether it applies to one row: an entry (with the viewer's ``role``), a pairing or a
+    # round as the desk shows them.
     applies: Callable[[Any], bool] = lambda obj: True
     done: str | Promise = _("Done.")
     key: str = ""  # the access key of a tournament-wide action
@@ -244,6 +246,12 @@ def _is_out(entry: dict[str, Any]) -> bool:
     return entry["status"] != "active"
 
 
+def _may_reinstate(entry: dict[str, Any]) -> bool:
+    """Out, and (a disqualified player) the viewer directs: ``role`` is the viewer's."""
+    return _is_out(entry) and (entry["status"] != "disqualified"
+                               or entry.get("role") == DIRECTOR)
+
+
 def _is_in(entry: dict[str, Any]) -> bool:
     return entry["status"] == "active"
 
@@ -312,7 +320,7 @@ ACTIONS: tuple[DeskAction, ...] = (
     DeskAction("reinstate", _("Reinstate"), REFEREE, "entry", EntryReasonInput,
                lambda t, a, d: services.entry_reinstate(entry_id=entry_in(t, d["entry"]).pk,
                                                         actor=a, reason=d["reason"]),
-               _entered, _is_out, done=_("The player is back in.")),
+               _entered, _may_reinstate, done=_("The player is back in.")),
     # Pairings
     DeskAction("enter_result", _("Enter the result"), REFEREE, "pairing", ResultInput,
                _result, _started, _over_the_board_open, done=_("The result is in.")),

@@ -114,11 +114,12 @@ def desk_page(request: HttpRequest, pk: int) -> HttpResponse:
         "division": [(d.pk, d.name) for d in divisions],
         "side_pool": [(s.pk, s.name) for s in pools],
     }
+    role = desk.role_of(request.user, tournament)
     entries = []
     for entry, home in _entries(tournament):
         info = {**selectors.entry_dict(entry), "paid": entry.paid, "late": entry.late,
                 "division": home.name if home.pk != tournament.pk else "",
-                "pools": {s.pk for s in entry.side_pools.all()}}
+                "pools": {s.pk for s in entry.side_pools.all()}, "role": role}
         forms = []
         for spec in by_target.get("entry", []):
             if not spec.applies(info):
@@ -153,7 +154,7 @@ def desk_page(request: HttpRequest, pk: int) -> HttpResponse:
             undo_form = _form(spec, choices, {"entry": undo["entry"]})
     return render(request, "tournaments/desk.html", {
         "tournament": tournament,
-        "role": desk.role_of(request.user, tournament),
+        "role": role,
         "toolbar": [_form(spec, choices, {}) for spec in by_target.get("tournament", [])],
         "entries": entries,
         "divisions": divisions,

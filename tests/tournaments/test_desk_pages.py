@@ -9,6 +9,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+from tournaments import services
 from tournaments.models import EntryStatus, PairingStatus, Tournament, TournamentStatus
 
 pytestmark = pytest.mark.django_db
@@ -76,3 +77,20 @@ def test_a_refused_action_shows_the_reason_and_changes_nothing(make_tournament: 
     assert "Undo?" in done and "ill" in done  # the log shows why
     row.entry_a.refresh_from_db()
     assert row.entry_a.status == EntryStatus.WITHDRAWN
+
+
+def test_a_referee_is_not_offered_to_reinstate_a_disqualified_player(
+        make_tournament: Any, director: User, referee: User) -> None:
+    tournament = make_tournament(4, start=True, over_the_board=True)
+    cheat, gone = tournament.entries.order_by("seed")[:2]
+    services.entry_withdraw(entry_id=cheat.pk, actor=director, reason="cheating",
+                            disqualify=True)
+    services.entry_withdraw(entry_id=gone.pk, actor=director, reason="ill")
+    page = logged_in(referee).get(f"/tournaments/{tournament.pk}/desk/").content.decode()
+    row = page.split(f'id="entry-{cheat.pk}"')[1].split("</tr>")[0]
+    assert 'data-action="reinstate"' not in row
+    row = page.split(f'id="entry-{gone.pk}"')[1].split("</tr>")[0]
+    assert 'data-action="reinstate"' in row
+    page = logged_in(director).get(f"/tournaments/{tournament.pk}/desk/").content.decode()
+    row = page.split(f'id="entry-{cheat.pk}"')[1].split("</tr>")[0]
+    assert 'data-action="reinstate"' in row
