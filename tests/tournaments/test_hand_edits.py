@@ -8,11 +8,10 @@ import pytest
 from django.contrib.auth.models import User
 
 from matches import services as match_services
+from tests.tournaments.conftest import open_pairings, play_match
 from tournaments import services
 from tournaments.models import Pairing, PairingStatus, Tournament, TournamentLog
 from tournaments.services import TournamentError
-
-from tests.tournaments.conftest import open_pairings, play_match
 
 
 def _snapshot(tournament: Tournament) -> list[tuple[object, ...]]:
