@@ -38,6 +38,7 @@ from tournaments.models import (
     Tournament,
     TournamentLog,
 )
+from tournaments.permissions import can_direct_club
 from tournaments.selectors import REFEREE_PERMISSION
 
 
@@ -290,10 +291,15 @@ class DivisionForm(forms.Form):
 
 class RefereeActions:
     """``permissions=["referee"]`` on an admin action: only for tournament referees (and
-    directors); the service checks again, for the tournament at hand."""
+    directors); ``permissions=["director"]``: only for directors. The roles are
+    :data:`tournaments.permissions.RIGHTS`'s, so the admin offers nobody an action the
+    service would refuse them; the service checks again, for the tournament at hand."""
 
     def has_referee_permission(self, request: HttpRequest) -> bool:
         return bool(request.user.has_perm(REFEREE_PERMISSION))
+
+    def has_director_permission(self, request: HttpRequest) -> bool:
+        return can_direct_club(request.user)
 
 
 def _reason_page(modeladmin: admin.ModelAdmin, request: HttpRequest, objects: list[Any],
@@ -335,7 +341,8 @@ class EntryAdmin(RefereeActions, admin.ModelAdmin):
     actions = ["withdraw", "disqualify", "reinstate", "mark_paid", "mark_unpaid",
                "assign_division"]
 
-    @admin.action(description=_("Assign to a division of the event"))
+    @admin.action(description=_("Assign to a division of the event"),
+                  permissions=["director"])
     def assign_division(self, request: HttpRequest,
                         queryset: QuerySet[Entry]) -> HttpResponse | None:
         form = DivisionForm(request.POST if "apply" in request.POST else None)
@@ -347,12 +354,12 @@ class EntryAdmin(RefereeActions, admin.ModelAdmin):
         return _reason_page(self, request, list(queryset), form, _("Assign to a division"),
                             "assign_division")
 
-    @admin.action(description=_("Mark the entry fee paid"), permissions=["change"])
+    @admin.action(description=_("Mark the entry fee paid"), permissions=["referee"])
     def mark_paid(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
         _each(self, request, queryset, lambda e: services.entry_set_paid(
             entry_id=e.pk, paid=True, actor=request.user), "Marked paid")
 
-    @admin.action(description=_("Mark the entry fee not paid"), permissions=["change"])
+    @admin.action(description=_("Mark the entry fee not paid"), permissions=["referee"])
     def mark_unpaid(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
         _each(self, request, queryset, lambda e: services.entry_set_paid(
             entry_id=e.pk, paid=False, actor=request.user), "Marked not paid")
@@ -373,12 +380,12 @@ class EntryAdmin(RefereeActions, admin.ModelAdmin):
                             _("Reinstate %(player)s") % {"player": entry.player}, "reinstate")
 
     @admin.action(description=_("Withdraw (future matches are forfeited)"),
-                  permissions=["change"])
+                  permissions=["director"])
     def withdraw(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
         _each(self, request, queryset, lambda e: services.entry_withdraw(
             entry_id=e.pk, actor=request.user, reason="withdrawn by the director"), "Withdrawn")
 
-    @admin.action(description=_("Disqualify, with a reason"), permissions=["change"])
+    @admin.action(description=_("Disqualify, with a reason"), permissions=["director"])
     def disqualify(self, request: HttpRequest, queryset: QuerySet[Entry]) -> HttpResponse | None:
         if "apply" in request.POST:
             form = ReasonForm(request.POST)
