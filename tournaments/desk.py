@@ -24,7 +24,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from matches.models import Player
-from tournaments import selectors, services
+from tournaments import permissions, selectors, services
 from tournaments.models import (
     Entry,
     FormatName,
@@ -111,6 +111,23 @@ class RoundStartInput(serializers.Serializer[Any]):
                                           help_text=_("Empty (null): no time."))
 
 
+class ReasonInput(serializers.Serializer[Any]):
+    reason = reason_field()
+
+
+class SwapInput(ReasonInput):
+    pairing_a = serializers.IntegerField(min_value=1, label=_("Pairing A"))
+    entry_a = serializers.IntegerField(min_value=1, label=_("Player A"),
+                                       help_text=_("An entry id of pairing A."))
+    pairing_b = serializers.IntegerField(min_value=1, label=_("Pairing B"))
+    entry_b = serializers.IntegerField(min_value=1, label=_("Player B"),
+                                       help_text=_("An entry id of pairing B."))
+
+
+class RatingInput(EntryReasonInput):
+    rating = serializers.FloatField(min_value=0, max_value=5000, label=_("Rating"))
+
+
 TARGET_FIELDS = ("entry", "pairing", "bracket", "number")
 
 
@@ -124,17 +141,27 @@ Runner = Callable[[Tournament, Any, dict[str, Any]], Any]
 class DeskAction:
     name: str
     label: str | Promise
-    role: str  # DIRECTOR or REFEREE
+    # Who may: a service's name in :data:`tournaments.permissions.RIGHTS` (its role and the
+    # stages it is open in come from there), or DIRECTOR / REFEREE for a desk action whose
+    # service has no rights of its own (a player's registration or check-in made for them).
+    rights: str
     target: str  # "tournament", "entry", "pairing" or "round"
     input: type[serializers.Serializer[Any]]
     run: Runner
-    offered: Callable[[Tournament], bool]
+    # What the desk checks beyond the rights table: the format, side pools, the stage of an
+    # action the table does not list.
+    offered: Callable[[Tournament], bool] = lambda t: True
     # Whether it applies to one row: an entry (with the viewer's ``role``), a pairing or a
     # round as the desk shows them.
     applies: Callable[[Any], bool] = lambda obj: True
     done: str | Promise = _("Done.")
     key: str = ""  # the access key of a tournament-wide action
     undo: str = ""  # the action that takes this one back, where the rules allow
+
+    @property
+    def role(self) -> str:
+        """The least role that may take it: ``referee``, ``director`` or ``club``."""
+        return permissions.RIGHTS.get(self.rights, self.rights)
 
     def fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
         """The input's fields, as the desk's forms and ``GET actions/`` describe them."""
@@ -145,26 +172,8 @@ def _status(*statuses: int) -> Callable[[Tournament], bool]:
     return lambda t: t.status in statuses
 
 
-def _running_paired(t: Tournament) -> bool:
-    return (t.status == TournamentStatus.RUNNING and not t.divisions.exists()
-            and t.format in (FormatName.SWISS, FormatName.ROUND_ROBIN))
-
-
-def _running_late(t: Tournament) -> bool:
-    return t.status == TournamentStatus.RUNNING and t.format != FormatName.ROUND_ROBIN and (
-        not t.divisions.exists())
-
-
-def _not_finished(t: Tournament) -> bool:
-    return t.status != TournamentStatus.FINISHED
-
-
-def _started(t: Tournament) -> bool:
-    return t.status == TournamentStatus.RUNNING
-
-
-def _entered(t: Tournament) -> bool:
-    return TournamentStatus.REGISTRATION <= t.status < TournamentStatus.FINISHED
+def _paired_round_by_round(t: Tournament) -> bool:
+    return not t.is_elimination
 
 
 _BEFORE_START = (TournamentStatus.REGISTRATION, TournamentStatus.CHECK_IN)
@@ -217,6 +226,14 @@ def _withdraw(disqualify: bool) -> Runner:
     return run
 
 
+def _swap(t: Tournament, actor: Any, d: dict[str, Any]) -> list[Pairing]:
+    for key in ("pairing_a", "pairing_b"):
+        pairing_in(t, d[key])
+    return services.pairing_swap(
+        tournament_id=t.pk, pairing_a_id=d["pairing_a"], entry_a_id=d["entry_a"],
+        pairing_b_id=d["pairing_b"], entry_b_id=d["entry_b"], actor=actor, reason=d["reason"])
+
+
 def _result(t: Tournament, actor: Any, d: dict[str, Any]) -> Pairing:
     row = pairing_in(t, d["pairing"])
     return services.pairing_enter_result(
@@ -267,82 +284,106 @@ def _over_the_board_open(p: dict[str, Any]) -> bool:
 
 ACTIONS: tuple[DeskAction, ...] = (
     # The event's life
-    DeskAction("open_registration", _("Open registration"), DIRECTOR, "tournament", NoInput,
+    DeskAction("open_registration", _("Open registration"), "tournament_open_registration",
+               "tournament", NoInput,
                lambda t, a, d: services.tournament_open_registration(tournament_id=t.pk,
                                                                      actor=a),
-               _status(TournamentStatus.DRAFT), done=_("Registration is open."), key="o"),
-    DeskAction("open_check_in", _("Open check-in"), DIRECTOR, "tournament", NoInput,
+               done=_("Registration is open."), key="o"),
+    DeskAction("open_check_in", _("Open check-in"), "tournament_open_check_in", "tournament",
+               NoInput,
                lambda t, a, d: services.tournament_open_check_in(tournament_id=t.pk, actor=a),
-               _status(TournamentStatus.REGISTRATION), done=_("Check-in is open."), key="c"),
+               done=_("Check-in is open."), key="c"),
     DeskAction("register", _("Register a player"), DIRECTOR, "tournament", PlayerInput,
                lambda t, a, d: services.entry_register(tournament_id=t.pk,
                                                        player=player_of(d["player"]), actor=a),
                _status(*_BEFORE_START), done=_("The player is registered."), key="r"),
-    DeskAction("reseed", _("Draw the seeds again"), DIRECTOR, "tournament", NoInput,
+    DeskAction("reseed", _("Draw the seeds again"), "tournament_reseed", "tournament", NoInput,
                lambda t, a, d: services.tournament_reseed(tournament_id=t.pk, actor=a),
-               lambda t: t.status in _BEFORE_START and not t.divisions.exists(),
                done=_("The seeds are drawn again.")),
-    DeskAction("start", _("Start the tournament"), DIRECTOR, "tournament", NoInput,
+    DeskAction("start", _("Start the tournament"), "tournament_start", "tournament", NoInput,
                lambda t, a, d: services.tournament_start(tournament_id=t.pk, actor=a),
-               _status(*_BEFORE_START), done=_("The tournament has started."), key="s"),
-    DeskAction("pair_next_round", _("Pair the next round"), DIRECTOR, "tournament", NoInput,
+               done=_("The tournament has started."), key="s"),
+    DeskAction("pair_next_round", _("Pair the next round"), "tournament_pair_next_round",
+               "tournament", NoInput,
                lambda t, a, d: services.tournament_pair_next_round(tournament_id=t.pk,
                                                                    actor=a),
-               _running_paired, done=_("The next round is paired."), key="n"),
-    DeskAction("late_entry", _("Late entry"), DIRECTOR, "tournament", PlayerInput,
+               _paired_round_by_round, done=_("The next round is paired."), key="n"),
+    DeskAction("late_entry", _("Late entry"), "entry_register_late", "tournament", PlayerInput,
                lambda t, a, d: services.entry_register_late(tournament_id=t.pk,
                                                             player=player_of(d["player"]),
                                                             actor=a),
-               _running_late, done=_("The late entry is in."), key="l"),
+               lambda t: t.format != FormatName.ROUND_ROBIN, done=_("The late entry is in."),
+               key="l"),
+    # Hand edits with a trail
+    DeskAction("swap_players", _("Swap two players"), "pairing_swap", "tournament", SwapInput,
+               _swap, done=_("The two players are swapped.")),
+    DeskAction("repair_round", _("Pair the round again"), "round_repair", "tournament",
+               ReasonInput,
+               lambda t, a, d: services.round_repair(tournament_id=t.pk, actor=a,
+                                                     reason=d["reason"]),
+               done=_("The round is paired again.")),
+    DeskAction("undo_round", _("Take back the last round"), "round_undo", "tournament",
+               ReasonInput,
+               lambda t, a, d: services.round_undo(tournament_id=t.pk, actor=a,
+                                                   reason=d["reason"]),
+               done=_("The last round is taken back.")),
     # Entries
     DeskAction("check_in", _("Check in"), REFEREE, "entry", EntryInput, _check_in,
                _status(TournamentStatus.CHECK_IN),
                lambda e: _is_in(e) and not e["checked_in"], done=_("Checked in.")),
-    DeskAction("set_paid", _("Paid"), REFEREE, "entry", PaidInput,
+    DeskAction("set_paid", _("Paid"), "entry_set_paid", "entry", PaidInput,
                lambda t, a, d: services.entry_set_paid(entry_id=entry_in(t, d["entry"]).pk,
                                                        paid=d["paid"], actor=a),
-               _entered, done=_("The paid mark is saved.")),
-    DeskAction("side_pool", _("Side pool"), REFEREE, "entry", SidePoolInput, _side_pool,
-               lambda t: _entered(t) and t.side_pools.exists(),
+               done=_("The paid mark is saved.")),
+    DeskAction("side_pool", _("Side pool"), "side_pool_enter", "entry", SidePoolInput,
+               _side_pool, lambda t: t.side_pools.exists(),
                done=_("The side pool is saved.")),
-    DeskAction("assign_division", _("Assign to a division"), DIRECTOR, "entry", DivisionInput,
+    DeskAction("assign_division", _("Assign to a division"), "division_assign", "entry",
+               DivisionInput,
                lambda t, a, d: services.division_assign(
                    entry_id=entry_in(t, d["entry"]).pk, division_id=d["division"], actor=a,
                    reason=d.get("reason", "")),
-               lambda t: t.divisions.exists() and t.status < TournamentStatus.RUNNING,
-               _is_in, done=_("The player is in the division.")),
-    DeskAction("withdraw", _("Withdraw"), DIRECTOR, "entry", EntryReasonInput,
-               _withdraw(False), _entered, _is_in, done=_("The player is withdrawn."),
+               applies=_is_in, done=_("The player is in the division.")),
+    DeskAction("withdraw", _("Withdraw"), "entry_withdraw", "entry", EntryReasonInput,
+               _withdraw(False), applies=_is_in, done=_("The player is withdrawn."),
                undo="reinstate"),
-    DeskAction("disqualify", _("Disqualify"), DIRECTOR, "entry", EntryReasonInput,
-               _withdraw(True), _entered, _is_in, done=_("The player is disqualified."),
+    DeskAction("disqualify", _("Disqualify"), "entry_disqualify", "entry", EntryReasonInput,
+               _withdraw(True), applies=_is_in, done=_("The player is disqualified."),
                undo="reinstate"),
-    DeskAction("reinstate", _("Reinstate"), REFEREE, "entry", EntryReasonInput,
+    DeskAction("reinstate", _("Reinstate"), "entry_reinstate", "entry", EntryReasonInput,
                lambda t, a, d: services.entry_reinstate(entry_id=entry_in(t, d["entry"]).pk,
                                                         actor=a, reason=d["reason"]),
-               _entered, _may_reinstate, done=_("The player is back in.")),
+               applies=_may_reinstate, done=_("The player is back in.")),
+    DeskAction("set_rating", _("Club rating"), "player_set_rating", "entry", RatingInput,
+               lambda t, a, d: services.player_set_rating(
+                   player_id=entry_in(t, d["entry"]).player_id, rating=d["rating"], actor=a,
+                   reason=d["reason"]),
+               done=_("The rating is saved.")),
     # Pairings
-    DeskAction("enter_result", _("Enter the result"), REFEREE, "pairing", ResultInput,
-               _result, _started, _over_the_board_open, done=_("The result is in.")),
-    DeskAction("correct_result", _("Set or correct the result"), REFEREE, "pairing",
-               ResultInput, _override, _started,
-               lambda p: _two_players(p) and not _over_the_board_open(p),
+    DeskAction("enter_result", _("Enter the result"), "pairing_enter_result", "pairing",
+               ResultInput, _result, applies=_over_the_board_open,
+               done=_("The result is in.")),
+    DeskAction("correct_result", _("Set or correct the result"), "pairing_override",
+               "pairing", ResultInput, _override,
+               applies=lambda p: _two_players(p) and not _over_the_board_open(p),
                done=_("The result is set.")),
-    DeskAction("double_forfeit", _("Double forfeit"), REFEREE, "pairing", PairingReasonInput,
+    DeskAction("double_forfeit", _("Double forfeit"), "pairing_double_forfeit", "pairing",
+               PairingReasonInput,
                lambda t, a, d: services.pairing_double_forfeit(
                    pairing_id=pairing_in(t, d["pairing"]).pk, actor=a, reason=d["reason"]),
-               _started, _two_players, done=_("Both players lose by forfeit.")),
-    DeskAction("set_table", _("Table number"), REFEREE, "pairing", TableInput,
+               applies=_two_players, done=_("Both players lose by forfeit.")),
+    DeskAction("set_table", _("Table number"), "pairing_set_board", "pairing", TableInput,
                lambda t, a, d: services.pairing_set_board(
                    pairing_id=pairing_in(t, d["pairing"]).pk, board_number=d["board_number"],
                    actor=a),
-               _started, lambda p: p["status"] == "paired", done=_("The table is set.")),
+               applies=lambda p: p["status"] == "paired", done=_("The table is set.")),
     # Rounds
-    DeskAction("round_start", _("Round start time"), DIRECTOR, "round", RoundStartInput,
+    DeskAction("round_start", _("Round start time"), "round_set_start", "round",
+               RoundStartInput,
                lambda t, a, d: services.round_set_start(
                    tournament_id=t.pk, bracket=d["bracket"], number=d["number"],
                    starts_at=d["starts_at"], actor=a),
-               _not_finished, done=_("The round's start time is saved.")),
+               done=_("The round's start time is saved.")),
 )
 
 BY_NAME: dict[str, DeskAction] = {action.name: action for action in ACTIONS}
@@ -361,15 +402,21 @@ def role_of(user: Any, tournament: Tournament) -> str | None:
 
 
 def may(user: Any, tournament: Tournament, action: DeskAction) -> bool:
-    """Whether the user's role has the action (whatever the event's state)."""
+    """Whether the user's role has the action (whatever the event's state): the rights
+    table's answer, which the services check too."""
+    if action.rights in permissions.RIGHTS:
+        return permissions.may(user, action.rights, tournament)
     role = role_of(user, tournament)
     return role == DIRECTOR or (role == REFEREE and action.role == REFEREE)
 
 
 def allowed_actions(user: Any, tournament: Tournament) -> list[DeskAction]:
-    """The actions the desk offers this user now: their role has it and the event's state
-    lets it through."""
-    return [action for action in ACTIONS if may(user, tournament, action)
+    """The actions the desk offers this user now: :func:`tournaments.permissions.
+    allowed_actions` admits them (role, stage, event or not) and the desk's own checks."""
+    admitted = permissions.allowed_actions(user, tournament)
+    return [action for action in ACTIONS
+            if (action.rights in admitted if action.rights in permissions.RIGHTS
+                else may(user, tournament, action))
             and action.offered(tournament)]
 
 

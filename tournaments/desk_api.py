@@ -70,7 +70,7 @@ class FieldSerializer(serializers.Serializer[Any]):
 class ActionSerializer(serializers.Serializer[Any]):
     name = serializers.CharField()
     label = serializers.CharField()  # type: ignore[assignment]  # the field is named label
-    role = serializers.ChoiceField(choices=[desk.DIRECTOR, desk.REFEREE])
+    role = serializers.ChoiceField(choices=[desk.DIRECTOR, desk.REFEREE, "club"])
     target = serializers.ChoiceField(choices=["tournament", "entry", "pairing", "round"])
     url = serializers.CharField()
     fields = FieldSerializer(many=True)  # type: ignore[assignment]  # the field's name
@@ -97,6 +97,7 @@ class LogLineSerializer(serializers.Serializer[Any]):
 def field_type(field: serializers.Field[Any, Any, Any, Any]) -> str:
     for kind, name in ((serializers.BooleanField, "boolean"),
                        (serializers.IntegerField, "integer"),
+                       (serializers.FloatField, "number"),
                        (serializers.DateTimeField, "datetime")):
         if isinstance(field, kind):
             return name

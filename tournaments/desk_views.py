@@ -25,7 +25,7 @@ from matches.errors import ServiceError
 from matches.models import Player
 from tournaments import desk, selectors, services
 from tournaments.desk_api import CreateSerializer, describe
-from tournaments.models import Entry, FormatName, Tournament, TournamentStatus
+from tournaments.models import Entry, FormatName, PairingStatus, Tournament, TournamentStatus
 from tournaments.services.creation import TEMPLATES, can_create
 
 
@@ -109,11 +109,20 @@ def desk_page(request: HttpRequest, pk: int) -> HttpResponse:
                Player.objects.exclude(entries__tournament_id__in=ids).order_by("display_name")]
     divisions = list(tournament.divisions.order_by("division_order", "pk"))
     pools = list(tournament.side_pools.all())
+    open_rows = [row for row in tournament.pairings.filter(
+        status__in=(PairingStatus.WAITING, PairingStatus.PAIRED)).select_related(
+        "entry_a__player", "entry_b__player").order_by("order") if row.entry_a and row.entry_b]
+    in_open = [(e.pk, f"{row.slot}: {e.player.display_name}") for row in open_rows
+               for e in row.entries()]
     choices: dict[str, list[tuple[Any, str]]] = {
         "player": players,
+        "pairing_a": [(row.pk, f"{row.slot}: " + " – ".join(
+            e.player.display_name for e in row.entries())) for row in open_rows],
+        "entry_a": in_open,
         "division": [(d.pk, d.name) for d in divisions],
         "side_pool": [(s.pk, s.name) for s in pools],
     }
+    choices["pairing_b"], choices["entry_b"] = choices["pairing_a"], choices["entry_a"]
     role = desk.role_of(request.user, tournament)
     entries = []
     for entry, home in _entries(tournament):

@@ -172,14 +172,15 @@ def running(make_tournament: Any) -> Tournament:
 
 DIRECTOR_ONLY = {"withdraw", "disqualify", "late_entry", "round_start", "assign_division",
                  "open_registration", "open_check_in", "register", "reseed", "start",
-                 "pair_next_round"}
+                 "pair_next_round", "swap_players", "repair_round", "undo_round",
+                 "set_rating"}
 
 
 def inputs(tournament: Tournament, name: str, make_player: Any) -> dict[str, Any]:
     """Valid input for each action on a running 4-player elimination event."""
     entry = tournament.entries.order_by("seed").first()
-    row = tournament.pairings.filter(status=PairingStatus.PAIRED).first()
-    assert entry is not None and row is not None and row.entry_a is not None
+    row, other = tournament.pairings.filter(status=PairingStatus.PAIRED).order_by("order")[:2]
+    assert entry is not None and row.entry_a is not None and other.entry_a is not None
     reason = {"reason": "a reason"}
     return {
         "open_registration": {}, "open_check_in": {}, "reseed": {}, "start": {},
@@ -199,6 +200,10 @@ def inputs(tournament: Tournament, name: str, make_player: Any) -> dict[str, Any
         "set_table": {"pairing": row.pk, "board_number": 9},
         "round_start": {"bracket": row.round.bracket, "number": row.round.number,
                         "starts_at": None},
+        "swap_players": {"pairing_a": row.pk, "entry_a": row.entry_a.pk,
+                         "pairing_b": other.pk, "entry_b": other.entry_a.pk, **reason},
+        "repair_round": reason, "undo_round": reason,
+        "set_rating": {"entry": entry.pk, "rating": 1900, **reason},
     }[name]
 
 
@@ -284,3 +289,44 @@ def test_an_entry_or_pairing_of_another_tournament_is_not_found(make_tournament:
     assert act(director, one, "withdraw", entry=row.entry_a.pk,
                reason="x").status_code == 404
     assert snapshot(other) == before
+
+
+def test_hand_edits_and_a_rating_over_the_api(make_tournament: Any, director: User,
+                                              referee: User) -> None:
+    tournament = make_tournament(6, start=True, format="swiss", format_options={"rounds": 3},
+                                 over_the_board=True)
+    first, second = tournament.pairings.filter(status=PairingStatus.PAIRED).order_by(
+        "order")[:2]
+    assert first.entry_a and first.entry_b and second.entry_a and second.entry_b
+    swap = {"pairing_a": first.pk, "entry_a": first.entry_b.pk, "pairing_b": second.pk,
+            "entry_b": second.entry_b.pk, "reason": "club rule: no family pairings"}
+    before = snapshot(tournament)
+    assert act(referee, tournament, "swap_players", **swap).status_code == 403
+    assert act(director, tournament, "swap_players",
+               **{**swap, "reason": ""}).status_code == 400
+    assert snapshot(tournament) == before
+    response = act(director, tournament, "swap_players", **swap)
+    assert response.status_code == 200, response.json()
+    rows = {r.pk: r for r in tournament.pairings.filter(pk__in=[first.pk, second.pk])}
+    assert {rows[first.pk].entry_a_id, rows[first.pk].entry_b_id} == {
+        first.entry_a.pk, second.entry_b.pk}
+    assert act(director, tournament, "repair_round",
+               reason="after the swap, by the standings").status_code == 200
+    undone = act(director, tournament, "undo_round", reason="paired too early")
+    assert undone.status_code == 200, undone.json()
+    assert not tournament.pairings.filter(status=PairingStatus.PAIRED).exists()
+    assert act(director, tournament, "pair_next_round").status_code == 200
+    entry = tournament.entries.order_by("seed").first()
+    assert entry is not None
+    rated = act(director, tournament, "set_rating", entry=entry.pk, rating=1875.5,
+                reason="club list of March")
+    assert rated.status_code == 200, rated.json()
+    entry.player.refresh_from_db()
+    assert entry.player.rating == 1875.5
+    bad = act(director, tournament, "set_rating", entry=entry.pk, rating=-3, reason="x")
+    assert bad.status_code == 400
+    entry.player.refresh_from_db()
+    assert entry.player.rating == 1875.5
+    actions = [line["action"] for line in
+               client_for(director).get(f"/api/tournaments/{tournament.pk}/log/").json()]
+    assert {"pairing_swapped", "round_repaired", "round_undone"} <= set(actions)
