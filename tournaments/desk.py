@@ -448,6 +448,8 @@ LOG_LABELS: dict[str, str | Promise] = {
     "unpaid": _("marked not paid"), "side_pool_entered": _("entered a side pool"),
     "side_pool_left": _("left a side pool"), "division_assigned": _("assigned to a division"),
     "division_not_started": _("division not started"), "finished": _("finished"),
+    "pairing_swapped": _("players swapped"), "round_repaired": _("round paired again"),
+    "round_undone": _("round taken back"),
 }
 
 

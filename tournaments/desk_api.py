@@ -6,7 +6,9 @@
 - ``GET .../<id>/actions/`` — the actions the requester may take now, with their fields;
 - ``POST .../<id>/actions/<name>/`` — take one (one operation per action in the schema,
   each with its own input, from :data:`tournaments.desk.ACTIONS`);
-- ``GET .../<id>/log/`` — the tournament's log, newest first (directors and referees).
+- ``GET .../<id>/log/`` — the tournament's log, newest first (directors and referees);
+- ``POST .../players/import/``, ``GET .../players/export/``, ``POST .../players/rating/`` —
+  the club's players and ratings (club directors).
 
 The desk's pages take the same actions through the same :func:`tournaments.desk.perform`.
 Errors are ``{"error": code, "detail": text}``; a refused request changes nothing.
@@ -16,7 +18,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404
+from django.http import Http404, HttpResponse
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import permissions, serializers, viewsets
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
@@ -60,6 +63,19 @@ class CreateSerializer(serializers.Serializer[Any]):
         help_text="Swiss and round robin: pair each round as soon as the last one is in.")
 
 
+class ImportSerializer(serializers.Serializer[Any]):
+    csv = serializers.CharField(max_length=2_000_000, allow_blank=False, trim_whitespace=False,
+                                help_text="The CSV text: name,club,rating,experience.")
+    dry_run = serializers.BooleanField(default=True,
+                                       help_text="Only report what would change (default).")
+
+
+class RatingSerializer(serializers.Serializer[Any]):
+    player = serializers.IntegerField(min_value=1)
+    rating = serializers.FloatField(min_value=0, max_value=5000)
+    reason = serializers.CharField(max_length=500)
+
+
 class FieldSerializer(serializers.Serializer[Any]):
     name = serializers.CharField()
     type = serializers.CharField()
@@ -92,6 +108,12 @@ class LogLineSerializer(serializers.Serializer[Any]):
     action = serializers.CharField()
     reason = serializers.CharField()
     data = serializers.DictField()  # type: ignore[assignment]  # the field's name
+
+
+def csv_response(text: str) -> HttpResponse:
+    response = HttpResponse(text, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="players.csv"'
+    return response
 
 
 def field_type(field: serializers.Field[Any, Any, Any, Any]) -> str:
@@ -155,6 +177,40 @@ class DeskViewSet(viewsets.GenericViewSet[Tournament]):
         except ServiceError as error:
             return service_error_response(error)
         return Response(selectors.tournament_dict(tournament), status=201)
+
+    @extend_schema(request=ImportSerializer, responses=OpenApiTypes.OBJECT)
+    @action(detail=False, methods=["post"], url_path="players/import")
+    def players_import(self, request: Request) -> Response:
+        """Import players from CSV (club directors): a report line per line; a dry run, or
+        a file with any bad line, changes nothing."""
+        data = ImportSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        report = services.players_import(csv_text=data.validated_data["csv"],
+                                         actor=request.user,
+                                         dry_run=data.validated_data["dry_run"])
+        return Response(report.as_dict())
+
+    @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR})
+    @action(detail=False, methods=["get"], url_path="players/export")
+    def players_export(self, request: Request) -> HttpResponse:
+        """Every player as the import's CSV (club directors)."""
+        if not request.user.is_authenticated:
+            return error_response("not_authenticated", "Log in first.")
+        return csv_response(services.players_export(actor=request.user))
+
+    @extend_schema(request=RatingSerializer, responses=OpenApiTypes.OBJECT)
+    @action(detail=False, methods=["post"], url_path="players/rating")
+    def player_rating(self, request: Request) -> Response:
+        """Set a player's club rating with a reason (club directors), logged in the
+        player's rating history."""
+        data = RatingSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = services.player_set_rating(player_id=data.validated_data["player"],
+                                            rating=data.validated_data["rating"],
+                                            actor=request.user,
+                                            reason=data.validated_data["reason"])
+        return Response({"player": player.pk, "name": player.display_name,
+                         "rating": player.rating})
 
     @extend_schema(responses=ActionSerializer(many=True))
     @action(detail=True, methods=["get"])

@@ -1,6 +1,7 @@
 """The director's desk: pages of our own for running an event (not the Django admin).
 
 ``/tournaments/desk/`` lists the events the user may run and creates one from a template;
+``/tournaments/desk/players/`` is the club's players (CSV import and export, ratings);
 ``/tournaments/<id>/desk/`` is one event's desk: its actions, entries, bracket and pairings
 with their results, round start times and the log. Every form posts to
 ``/tournaments/<id>/desk/<action>/``, which runs :func:`tournaments.desk.perform` (the same
@@ -23,8 +24,8 @@ from rest_framework.exceptions import ValidationError
 
 from matches.errors import ServiceError
 from matches.models import Player
-from tournaments import desk, selectors, services
-from tournaments.desk_api import CreateSerializer, describe
+from tournaments import desk, permissions, selectors, services
+from tournaments.desk_api import CreateSerializer, RatingSerializer, csv_response, describe
 from tournaments.models import Entry, FormatName, PairingStatus, Tournament, TournamentStatus
 from tournaments.services.creation import TEMPLATES, can_create
 
@@ -53,6 +54,7 @@ def desk_list(request: HttpRequest) -> HttpResponse:
     return render(request, "tournaments/desk_list.html", {
         "tournaments": tournaments, "templates": TEMPLATES.values(),
         "can_create": can_create(request.user), "statuses": TournamentStatus,
+        "can_direct_club": permissions.can_direct_club(request.user),
     })
 
 
@@ -199,3 +201,60 @@ def desk_act(request: HttpRequest, pk: int, name: str) -> HttpResponse:
             request.session["desk_undo"] = {"action": spec.undo,
                                             "entry": int(request.POST["entry"])}
     return HttpResponseRedirect(back)
+
+
+def _club_director(request: HttpRequest) -> None:
+    if not permissions.can_direct_club(request.user):
+        raise PermissionDenied
+
+
+@login_required
+def players_page(request: HttpRequest) -> HttpResponse:
+    """The club's players: import from CSV (a dry run first), export, set a rating."""
+    _club_director(request)
+    report = None
+    if request.method == "POST":
+        upload = request.FILES.get("file")
+        text = upload.read().decode("utf-8", errors="replace") if upload else request.POST.get(
+            "csv", "")
+        try:
+            report = services.players_import(csv_text=text, actor=request.user,
+                                             dry_run=request.POST.get("dry_run") == "true")
+        except ServiceError as error:
+            messages.error(request, error.detail)
+        else:
+            if report.applied:
+                messages.success(request, _("The players are imported."))
+            elif report.errors:
+                messages.error(request, _("Nothing was imported: fix the lines marked "
+                                          "error and import again."))
+    players = Player.objects.filter(is_bot=False).order_by("display_name")
+    return render(request, "tournaments/desk_players.html",
+                  {"report": report.as_dict() if report else None, "players": players,
+                   "csv": request.POST.get("csv", "")})
+
+
+@require_POST
+@login_required
+def players_rating(request: HttpRequest) -> HttpResponse:
+    _club_director(request)
+    data = RatingSerializer(data=request.POST)
+    try:
+        data.is_valid(raise_exception=True)
+        services.player_set_rating(player_id=data.validated_data["player"],
+                                   rating=data.validated_data["rating"], actor=request.user,
+                                   reason=data.validated_data["reason"])
+    except ValidationError as error:
+        messages.error(request, _errors_text(error))
+    except ServiceError as error:
+        messages.error(request, error.detail)
+    else:
+        messages.success(request, str(_("The rating is saved.")))
+    return HttpResponseRedirect(reverse("tournaments:desk_players"))
+
+
+@require_GET
+@login_required
+def players_csv(request: HttpRequest) -> HttpResponse:
+    _club_director(request)
+    return csv_response(services.players_export(actor=request.user))

@@ -19,6 +19,9 @@ urlpatterns = [
     # The director's desk
     path("desk/", desk_views.desk_list, name="desk_list"),
     path("desk/create/", desk_views.desk_create, name="desk_create"),
+    path("desk/players/", desk_views.players_page, name="desk_players"),
+    path("desk/players/rating/", desk_views.players_rating, name="desk_players_rating"),
+    path("desk/players.csv", desk_views.players_csv, name="desk_players_csv"),
     path("<int:pk>/desk/", desk_views.desk_page, name="desk"),
     path("<int:pk>/desk/<slug:name>/", desk_views.desk_act, name="desk_act"),
     # Running the room

@@ -11,6 +11,7 @@ from django.contrib.auth.models import User
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from matches.models import Player
 from tournaments import desk
 from tournaments.models import (
     Entry,
@@ -330,3 +331,41 @@ def test_hand_edits_and_a_rating_over_the_api(make_tournament: Any, director: Us
     actions = [line["action"] for line in
                client_for(director).get(f"/api/tournaments/{tournament.pk}/log/").json()]
     assert {"pairing_swapped", "round_repaired", "round_undone"} <= set(actions)
+
+
+def test_players_import_export_and_rating_for_club_directors_only(director: User,
+                                                                  referee: User,
+                                                                  make_player: Any) -> None:
+    text = "name,club,rating,experience\nAli Rezaei,Tehran BG,1712.5,340\nBad,,abc,\n"
+    before = sorted(Player.objects.values_list("display_name", "rating"))
+    assert client_for(None).post("/api/tournaments/players/import/",
+                                 {"csv": text}, format="json").status_code == 401
+    assert client_for(referee).post("/api/tournaments/players/import/",
+                                    {"csv": text}, format="json").status_code == 403
+    report = client_for(director).post("/api/tournaments/players/import/",
+                                       {"csv": text, "dry_run": False}, format="json").json()
+    assert report["applied"] is False and report["counts"]["error"] == 1
+    assert [line["line"] for line in report["lines"] if line["status"] == "error"] == [3]
+    assert sorted(Player.objects.values_list("display_name", "rating")) == before
+    good = "name,club,rating,experience\nAli Rezaei,Tehran BG,1712.5,340\n"
+    preview = client_for(director).post("/api/tournaments/players/import/", {"csv": good},
+                                        format="json").json()
+    assert preview["dry_run"] is True and preview["counts"]["created"] == 1
+    assert not Player.objects.filter(display_name="Ali Rezaei").exists()
+    done = client_for(director).post("/api/tournaments/players/import/",
+                                     {"csv": good, "dry_run": False}, format="json").json()
+    assert done["applied"] is True
+    ali = Player.objects.get(display_name="Ali Rezaei")
+    assert ali.rating == 1712.5
+    exported = client_for(director).get("/api/tournaments/players/export/")
+    assert exported.status_code == 200 and exported["Content-Type"].startswith("text/csv")
+    assert "Ali Rezaei,Tehran BG,1712.50,340" in exported.content.decode()
+    assert client_for(referee).get("/api/tournaments/players/export/").status_code == 403
+    rated = client_for(director).post("/api/tournaments/players/rating/", {
+        "player": ali.pk, "rating": 1800, "reason": "won the club cup"}, format="json")
+    assert rated.status_code == 200 and rated.json()["rating"] == 1800
+    refused = client_for(referee).post("/api/tournaments/players/rating/", {
+        "player": ali.pk, "rating": 1000, "reason": "x"}, format="json")
+    assert refused.status_code == 403
+    ali.refresh_from_db()
+    assert ali.rating == 1800

@@ -9,6 +9,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+from matches.models import Player
 from tournaments import services
 from tournaments.models import EntryStatus, PairingStatus, Tournament, TournamentStatus
 
@@ -94,3 +95,21 @@ def test_a_referee_is_not_offered_to_reinstate_a_disqualified_player(
     page = logged_in(director).get(f"/tournaments/{tournament.pk}/desk/").content.decode()
     row = page.split(f'id="entry-{cheat.pk}"')[1].split("</tr>")[0]
     assert 'data-action="reinstate"' in row
+
+
+def test_the_players_page_previews_imports_and_exports(director: User, referee: User) -> None:
+    client = logged_in(director)
+    text = "name,club,rating,experience\nMaryam Ahmadi,Shiraz,1650,12\n"
+    preview = client.post("/tournaments/desk/players/", {"csv": text, "dry_run": ["false",
+                                                                                   "true"]})
+    assert preview.status_code == 200 and b"import-created" in preview.content
+    assert not Player.objects.filter(display_name="Maryam Ahmadi").exists()
+    client.post("/tournaments/desk/players/", {"csv": text, "dry_run": "false"})
+    maryam = Player.objects.get(display_name="Maryam Ahmadi")
+    assert "Maryam Ahmadi,Shiraz,1650.00,12" in client.get(
+        "/tournaments/desk/players.csv").content.decode()
+    client.post("/tournaments/desk/players/rating/", {"player": maryam.pk, "rating": "1700",
+                                                      "reason": "league result"})
+    maryam.refresh_from_db()
+    assert maryam.rating == 1700
+    assert logged_in(referee).get("/tournaments/desk/players/").status_code == 403
