@@ -20,7 +20,7 @@ from typing import Any
 
 from django.http import Http404, HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, viewsets
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.decorators import action
@@ -190,7 +190,8 @@ class DeskViewSet(viewsets.GenericViewSet[Tournament]):
                                          dry_run=data.validated_data["dry_run"])
         return Response(report.as_dict())
 
-    @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR})
+    @extend_schema(responses={(200, "text/csv"): OpenApiTypes.STR,
+                              403: OpenApiResponse(description="Not a club director.")})
     @action(detail=False, methods=["get"], url_path="players/export")
     def players_export(self, request: Request) -> HttpResponse:
         """Every player as the import's CSV (club directors)."""
@@ -220,7 +221,8 @@ class DeskViewSet(viewsets.GenericViewSet[Tournament]):
         return Response([describe(tournament, spec)
                          for spec in desk.allowed_actions(request.user, tournament)])
 
-    @extend_schema(responses=LogLineSerializer(many=True))
+    @extend_schema(responses={200: LogLineSerializer(many=True),
+                              403: OpenApiResponse(description="Not a referee or director.")})
     @action(detail=True, methods=["get"])
     def log(self, request: Request, pk: Any = None) -> Response:
         """Who did what and why, newest first (its divisions' lines too); directors and
