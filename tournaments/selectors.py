@@ -27,8 +27,12 @@ from tournaments.models import (
     TournamentStatus,
 )
 
-BRACKET_ORDER = ("main", "third_place", "winners", "losers", "final", "consolation",
-                 "last_chance")
+BRACKET_ORDER = ("main", "knockout", "third_place", "winners", "losers", "final",
+                 "consolation", "last_chance")
+
+# Results that mean the player sat down and played (or the match was judged over the board).
+PLAYED_SOURCES = frozenset({ResultSource.MATCH, ResultSource.REPORT, ResultSource.REFEREE,
+                            ResultSource.OVERRIDE})
 
 
 def tournament_group(tournament_id: int) -> str:
@@ -123,6 +127,51 @@ def to_format_result(row: Pairing) -> formats.Result | None:
                                                         ResultSource.NO_SHOW))
 
 
+# -- who is placed and paid ----------------------------------------------------------------
+
+
+def never_sat_down(tournament: Tournament) -> frozenset[int]:
+    """Entries of the draw who never played a match: every result of theirs is a bye, a
+    forfeit, a no-show or a double forfeit. While the event runs, only those who are out
+    count (the others may still sit down)."""
+    seeded = set(seeded_entry_ids(tournament))
+    played: set[int] = set()
+    for a, b in tournament.pairings.filter(
+            status=PairingStatus.DECIDED, result_source__in=PLAYED_SOURCES).values_list(
+                "entry_a_id", "entry_b_id"):
+        played.update((a, b))
+    never = seeded - played
+    if tournament.status != TournamentStatus.FINISHED:
+        never &= set(tournament.entries.exclude(status=EntryStatus.ACTIVE)
+                     .values_list("pk", flat=True))
+    return frozenset(never)
+
+
+def unplaced_entries(tournament: Tournament) -> frozenset[int]:
+    """Entries that get no rank, no place and no money: a disqualified player when the
+    tournament forfeits their prize (the default), and a player who never sat down. The
+    places and money below them move up."""
+    unplaced = set(never_sat_down(tournament))
+    if tournament.forfeit_prize_on_disqualification:
+        unplaced.update(tournament.entries.filter(status=EntryStatus.DISQUALIFIED)
+                        .values_list("pk", flat=True))
+    return frozenset(unplaced)
+
+
+def placed_champion(tournament: Tournament, fmt: formats.Format,
+                    state: formats.TournamentState) -> int | None:
+    """The champion to publish: the format's, unless they get no place (disqualified,
+    never sat down); then the main flight's 1st place once the others move up (None if
+    that place is shared)."""
+    champion = fmt.champion(state)
+    unplaced = unplaced_entries(tournament)
+    if champion is None or champion not in unplaced:
+        return champion
+    first = [p.entrant for p in fmt.placings(state, unplaced)
+             if p.flight is formats.Bracket.MAIN and p.place == 1]
+    return first[0] if len(first) == 1 else None
+
+
 # -- lists -----------------------------------------------------------------------------------
 
 
@@ -178,10 +227,15 @@ def standings(tournament: Tournament) -> list[dict[str, Any]]:
         ]
     fmt = format_of(tournament)
     lines = fmt.standings(format_state(tournament))
+    unplaced = unplaced_entries(tournament)
+    ranked = {line.entrant: line.rank for line in formats.rerank(lines, unplaced)}
+    # Players with no place (disqualified, never sat down) are listed last, unranked.
+    lines = [line for line in lines if line.entrant in ranked] + [
+        line for line in lines if line.entrant not in ranked]
     return [
         {
             **entry_dict(entries[line.entrant]),
-            "rank": line.rank,
+            "rank": ranked.get(line.entrant),
             "wins": line.wins,
             "losses": line.losses,
             "byes": line.byes,
@@ -207,7 +261,7 @@ def _round_label(bracket: str, number: int, total: int) -> str:
         return _("Grand final") if number == 1 else _("Grand final (reset)")
     if bracket == "third_place":
         return _("Third-place match")
-    if bracket in ("main", "winners", "consolation", "last_chance") and total > 1:
+    if bracket in ("main", "knockout", "winners", "consolation", "last_chance") and total > 1:
         from_end = total - number
         names = {0: _("Final"), 1: _("Semi-finals"), 2: _("Quarter-finals")}
         if from_end in names:
@@ -216,6 +270,7 @@ def _round_label(bracket: str, number: int, total: int) -> str:
 
 
 BRACKET_LABELS = {
+    "knockout": gettext_lazy("Knockout"),
     "winners": gettext_lazy("Winners' bracket"),
     "losers": gettext_lazy("Losers' bracket"),
     "final": gettext_lazy("Grand final"),
@@ -324,7 +379,8 @@ def bracket(tournament: Tournament) -> dict[str, Any]:
                 {
                     "number": number,
                     "label": _round_label(name, number, total)
-                    if tournament.is_elimination else _("Round %(number)s") % {"number": number},
+                    if tournament.is_elimination or name != "main"
+                    else _("Round %(number)s") % {"number": number},
                     "match_length": pairings[0]["match_length"],
                     "starts_at": pairings[0]["starts_at"],
                     "pairings": pairings,
@@ -348,7 +404,8 @@ def placings(tournament: Tournament) -> list[dict[str, Any]]:
     **entry}]}]``. Empty before the draw."""
     if not tournament.has_started or not seeded_entry_ids(tournament):
         return []  # not started, or an event whose divisions hold the draws
-    lines = format_of(tournament).placings(format_state(tournament))
+    lines = format_of(tournament).placings(format_state(tournament),
+                                           unplaced_entries(tournament))
     entries = {e.pk: e for e in entries_of(tournament).filter(pk__in=[p.entrant for p in lines])}
     flights: dict[str, list[dict[str, Any]]] = {}
     for line in lines:
