@@ -437,6 +437,12 @@ class Format(ABC):
             if line.rank <= 4
         ]
 
+    def annulled_results(self, state: TournamentState) -> frozenset[str]:
+        """The slots whose recorded result does not count (none, but in a round robin: the
+        games of a player who left before playing half of them). Published results show
+        them as annulled, not as wins."""
+        return frozenset()
+
     def check_result(self, state: TournamentState, result: Result) -> None:
         """Raise :class:`PairingError` unless ``result`` can be recorded now: its slot is being
         played (both players known, not a bye, no result yet) and it names those two players."""
