@@ -50,7 +50,9 @@ class TournamentForm(forms.ModelForm):
     # Bookkeeping and division settings a plain tournament leaves alone: left empty, they
     # keep their defaults (no fee, everything returned, open to anyone).
     OPTIONAL_WITH_DEFAULT = ("entry_fee", "currency", "return_percent", "payout_table",
-                             "division_order", "eligibility")
+                             "division_order", "eligibility", "consolation_percent",
+                             "consolation_payout_table", "last_chance_percent",
+                             "last_chance_payout_table")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -71,6 +73,12 @@ class TournamentForm(forms.ModelForm):
 
     def clean_return_percent(self) -> Any:
         return self._clean_default("return_percent")
+
+    def clean_consolation_percent(self) -> Any:
+        return self._clean_default("consolation_percent")
+
+    def clean_last_chance_percent(self) -> Any:
+        return self._clean_default("last_chance_percent")
 
     def clean_division_order(self) -> Any:
         return self._clean_default("division_order")
@@ -96,11 +104,16 @@ class TournamentForm(forms.ModelForm):
         ):
             self.add_error("match_lengths",
                            _("A list of match lengths (1 to 99 points), e.g. [3, 5, 7]."))
-        if data.get("payout_table"):
-            try:
-                money.parse_payout_table(data["payout_table"])
-            except money.MoneyError as error:
-                self.add_error("payout_table", str(error))
+        for name in ("payout_table", "consolation_payout_table", "last_chance_payout_table"):
+            if data.get(name):
+                try:
+                    money.parse_payout_table(data[name])
+                except money.MoneyError as error:
+                    self.add_error(name, str(error))
+        shares = [data.get(name) or 0 for name in ("consolation_percent", "last_chance_percent")]
+        if sum(shares) > 100:
+            self.add_error("consolation_percent",
+                           _("The flights' shares add up to more than 100 %."))
         return data
 
 
@@ -193,8 +206,10 @@ class TournamentAdmin(admin.ModelAdmin):
                                   ("late_penalty_points", "late_penalty_minutes"))}),
         # The table template: every rule a tournament's tables are played by.
         *rule_fieldsets(template=True, prefix=_("Table template: ")),
-        (_("Money (bookkeeping only)"), {"fields": ("entry_fee", "currency", "return_percent",
-                                                    "payout_table")}),
+        (_("Money (bookkeeping only)"), {"fields": (
+            "entry_fee", "currency", "return_percent", "payout_table", "consolation_percent",
+            "consolation_payout_table", "last_chance_percent", "last_chance_payout_table",
+            "forfeit_prize_on_disqualification")}),
         (_("Division of an event"), {"classes": ("collapse",), "fields": (
             "event", "division_order", "eligibility", "min_rating", "max_rating",
             "min_experience", "max_experience")}),

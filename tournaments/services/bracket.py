@@ -27,7 +27,7 @@ from tournaments.models import (
     Tournament,
     TournamentStatus,
 )
-from tournaments.selectors import format_state
+from tournaments.selectors import format_state, placed_champion
 from tournaments.services.common import (
     TournamentError,
     announce,
@@ -241,10 +241,10 @@ def finish_if_done(tournament: Tournament, fmt: formats.Format, *, actor: Any) -
                 TournamentStatus.RUNNING, None, None)
             tournament.save(update_fields=["status", "champion", "finished_at"])
         return
-    champion_id = fmt.champion(state)
-    if tournament.status == TournamentStatus.FINISHED and tournament.champion_id == champion_id:
+    tournament.status = TournamentStatus.FINISHED  # who never sat down is known from here
+    champion_id = placed_champion(tournament, fmt, state)
+    if tournament.finished_at is not None and tournament.champion_id == champion_id:
         return
-    tournament.status = TournamentStatus.FINISHED
     tournament.champion_id = champion_id
     tournament.finished_at = tournament.finished_at or timezone.now()
     tournament.save(update_fields=["status", "champion", "finished_at"])
