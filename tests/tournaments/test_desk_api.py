@@ -62,8 +62,8 @@ def player_user(make_player: Any) -> User:
 def test_a_director_creates_from_a_template_and_a_player_cannot(director: User,
                                                                  player_user: User) -> None:
     templates = client_for(None).get("/api/tournaments/templates/").json()
-    assert {"swiss_5", "single_elimination", "double_elimination", "round_robin",
-            "progressive_consolation"} <= {t["key"] for t in templates}
+    assert {"swiss_5", "swiss_cut_8", "single_elimination", "double_elimination",
+            "round_robin", "progressive_consolation"} <= {t["key"] for t in templates}
     response = client_for(director).post("/api/tournaments/from-template/",
                                          {"template": "swiss_5", "name": "Club Swiss",
                                           "rounds": 4, "entry_fee": "10.00"}, format="json")
@@ -81,6 +81,11 @@ def test_a_director_creates_from_a_template_and_a_player_cannot(director: User,
                                     {"template": "round_robin", "name": "RR", "rounds": 3},
                                     format="json")
     assert bad.status_code == 400 and bad.json()["error"] == "bad_option"
+    cut = client_for(director).post("/api/tournaments/from-template/",
+                                    {"template": "swiss_cut_8", "name": "Cut", "rounds": 4},
+                                    format="json")
+    assert cut.status_code == 201 and cut.json()["format_options"] == {"rounds": 4, "cut": 8}
+    count += 1
     unknown = client_for(director).post("/api/tournaments/from-template/",
                                         {"template": "nope", "name": "X"}, format="json")
     assert unknown.status_code == 400

@@ -34,6 +34,8 @@ class Template:
 
 TEMPLATES: dict[str, Template] = {t.key: t for t in (
     Template("swiss_5", _("Swiss, 5 rounds"), FormatName.SWISS, {"rounds": 5}, (5,)),
+    Template("swiss_cut_8", _("Swiss, 5 rounds, then a top-8 knockout"), FormatName.SWISS_CUT,
+             {"rounds": 5, "cut": 8}, (5,)),
     Template("single_elimination", _("Single elimination"), FormatName.SINGLE_ELIMINATION,
              {}, (5, 5, 7)),
     Template("single_elimination_consolation", _("Single elimination with consolation"),
