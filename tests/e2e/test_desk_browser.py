@@ -1,7 +1,8 @@
 """A small event run on the director's desk alone, in a real browser at tablet size: an
-8-player Swiss over the board created from a template, with a late entry, a withdrawal,
-results entered from the pairings, a correction, a round start time, the next round paired
-by hand and the event finished. The players exist beforehand; everything else is clicks."""
+8-player Swiss over the board created from a template, with a late entry (a second desk
+follows live), a withdrawal undone and made again, results entered from the pairings, a
+correction, a round start time (shown on the projector), the next round paired by hand and
+the event finished. The players exist beforehand; everything else is taps and keys."""
 
 from __future__ import annotations
 
@@ -94,10 +95,16 @@ def test_a_swiss_runs_on_the_desk_alone_on_a_tablet(live_server_process: WebServ
         submit(page, page.locator("form[data-action=start]"))
         assert "The tournament has started." in page.locator(".messages").inner_text()
 
-        # A late entry, and a withdrawal with a reason, undone at once, then for real.
+        # A late entry, and a withdrawal with a reason, undone at once, then for real. A
+        # second desk open on the event follows live.
+        other = context.new_page()
+        other.goto(f"{url}/tournaments/{tournament.pk}/desk/")
+        assert other.locator("table.desk-entries tbody tr").count() == 7
         form = page.locator("form[data-action=late_entry]")
         form.locator("select[name=player]").select_option(label="player7")
         submit(page, form)
+        other.locator("table.desk-entries tbody tr").nth(7).wait_for(timeout=15_000)
+        other.close()
         leaver = tournament.entries.get(player__display_name="player6")
         withdraw = open_form(page, f"#entry-{leaver.pk}", "withdraw")
         withdraw.locator("input[name=reason]").fill("feels unwell")
