@@ -234,11 +234,17 @@ class Tournament(TemplateRules):
         lengths = [int(n) for n in (self.match_lengths or [])] or [1]
         if bracket == "final":
             return lengths[-1]
+        return lengths[min(self.round_sequence(bracket, number), len(lengths)) - 1]
+
+    def round_sequence(self, bracket: str, number: int) -> int:
+        """Where round ``number`` of ``bracket`` comes in the event's order of rounds: its
+        number, except that a Swiss cut's knockout goes on from the Swiss (its round k is
+        round ``rounds`` + k), for match lengths and for releasing rounds one by one."""
         if self.format == FormatName.SWISS_CUT and bracket in ("knockout", "third_place"):
-            # The knockout goes on from the Swiss: its round k is round ``rounds`` + k.
             rounds = (self.format_options or {}).get("rounds")
-            number += rounds if isinstance(rounds, int) and not isinstance(rounds, bool) else 0
-        return lengths[min(number, len(lengths)) - 1]
+            if isinstance(rounds, int) and not isinstance(rounds, bool):
+                return rounds + number
+        return number
 
 
 class EntryStatus(models.IntegerChoices):

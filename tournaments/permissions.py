@@ -92,6 +92,9 @@ def _is_event(tournament: Tournament) -> bool:
     return tournament.divisions.exists()
 
 
+# Formats paired round by round: a round can be paired again or taken back.
+ROUND_BY_ROUND_FORMATS: Final = frozenset({"swiss", "swiss_cut"})
+
 _RUNNING: Final = frozenset({TournamentStatus.RUNNING})
 _BEFORE_START: Final = frozenset({TournamentStatus.REGISTRATION, TournamentStatus.CHECK_IN})
 
@@ -136,7 +139,6 @@ _STAGE_CHECKS: Final[Mapping[str, Callable[[Tournament], bool]]] = MappingProxyT
     "round_undo": lambda t: t.format in ROUND_BY_ROUND_FORMATS,
 })
 
-ROUND_BY_ROUND_FORMATS: Final = frozenset({"swiss", "swiss_cut"})
 
 
 def allowed_actions(user: Any, tournament: Tournament) -> set[str]:

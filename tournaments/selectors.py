@@ -133,8 +133,8 @@ def to_format_result(row: Pairing) -> formats.Result | None:
 
 def never_sat_down(tournament: Tournament) -> frozenset[int]:
     """Entries of the draw who never played a match: every result of theirs is a bye, a
-    forfeit decided without a match (a walkover), a no-show or a double forfeit. While the event runs, only those who are out
-    count (the others may still sit down)."""
+    forfeit decided without a match (a walkover), a no-show or a double forfeit. While the
+    event runs, only those who are out count (the others may still sit down)."""
     seeded = set(seeded_entry_ids(tournament))
     played: set[int] = set()
     # A match at the pairing's table means both sat down, even if it ended by a forfeit.

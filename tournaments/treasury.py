@@ -67,15 +67,16 @@ def money_summary(tournament: Tournament) -> dict[str, Any]:
                             return_percent=tournament.return_percent)
     finished = tournament.status == TournamentStatus.FINISHED
     lines = selectors.standings(tournament) if finished else []
-    shares = {"consolation": tournament.consolation_percent,
-              "last_chance": tournament.last_chance_percent}
+    flight_shares = {"consolation": tournament.consolation_percent,
+                     "last_chance": tournament.last_chance_percent}
     tables = {"consolation": payout_table_of(tournament.consolation_payout_table),
               "last_chance": payout_table_of(tournament.last_chance_payout_table)}
     places = _flight_places(tournament) if finished else {}
     if finished:  # a flight nobody was placed in gives its share back to the main flight
-        shares = {name: share for name, share in shares.items()
-                  if _reranked_places(places.get(name, []), paid_ids)}
-    parts = money.split_pool(pool, {name: share for name, share in shares.items() if share})
+        flight_shares = {name: share for name, share in flight_shares.items()
+                         if _reranked_places(places.get(name, []), paid_ids)}
+    parts = money.split_pool(pool, {name: share for name, share in flight_shares.items()
+                                    if share})
     payouts: dict[int, Decimal] = {}
     main = money.payouts(parts["main"], table, _reranked(lines, paid_ids)) if finished else {}
     for entry_id, amount in main.items():
@@ -90,7 +91,7 @@ def money_summary(tournament: Tournament) -> dict[str, Any]:
         for entry_id, amount in flight_pay.items():
             payouts[entry_id] = payouts.get(entry_id, Decimal(0)) + amount
         flights.append({"flight": name, "label": str(selectors.FLIGHT_LABELS[name]),
-                        "percent": shares[name], "total": part,
+                        "percent": flight_shares[name], "total": part,
                         "places": _place_amounts(part, tables[name]), "payouts": flight_pay})
     side_pools: list[dict[str, Any]] = []
     collected = tournament.entry_fee * len(paid)

@@ -176,3 +176,37 @@ def test_round_edits_are_refused_once_started_or_for_a_fixed_draw(make_tournamen
         with pytest.raises(TournamentError) as error:
             service(tournament_id=knockout.pk, actor=director, reason="x")
         assert error.value.code == "fixed_draw"
+
+
+def test_a_swiss_cut_knockout_draw_is_taken_back_and_drawn_again(make_tournament, director,
+                                                                  make_player):
+    tournament = make_tournament(6, start=True, format="swiss_cut",
+                                 format_options={"rounds": 2, "cut": 4})
+    for _round in range(2):
+        for row in open_pairings(tournament):
+            play_match(row, max(row.entries(), key=lambda e: e.seed or 0))
+    drawn = list(tournament.pairings.filter(round__bracket="knockout")
+                 .values_list("slot", "entry_a_id", "entry_b_id"))
+    assert [slot for slot, _a, _b in drawn] == ["K1-1", "K1-2"]
+    tournament.refresh_from_db()
+    assert tournament.current_round == 3  # the knockout goes on from the Swiss
+    assert services.round_undo(tournament_id=tournament.pk, actor=director,
+                               reason="a Swiss result to check") == 2
+    assert not tournament.pairings.filter(round__bracket="knockout").exists()
+    # Nothing redraws it by itself (a correction advances the tournament) ...
+    last = tournament.pairings.filter(round__number=2, round__bracket="main",
+                                      status=PairingStatus.DECIDED).first()
+    assert last is not None and last.winner_id is not None
+    services.pairing_override(pairing_id=last.pk, actor=director,
+                              winner_entry_id=last.winner_id, reason="confirmed")
+    assert not tournament.pairings.filter(round__bracket="knockout").exists()
+    # ... until the director pairs it.
+    services.tournament_pair_next_round(tournament_id=tournament.pk, actor=director)
+    again = list(tournament.pairings.filter(round__bracket="knockout")
+                 .values_list("slot", "entry_a_id", "entry_b_id"))
+    assert again == drawn
+    # The cut is made: no late entry now.
+    with pytest.raises(TournamentError) as error:
+        services.entry_register_late(tournament_id=tournament.pk, player=make_player("late"),
+                                     actor=director)
+    assert error.value.code == "too_late"

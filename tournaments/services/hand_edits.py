@@ -190,7 +190,9 @@ def _swap_seeds(tournament: Tournament, fmt: formats.Format, entry_a_id: int,
         raise TournamentError("fixed_draw", str(error)) from error
     changed: list[tuple[Pairing, formats.Pairing]] = []
     for pairing in resolved:
-        row = rows[pairing.slot]
+        row = rows.get(pairing.slot)
+        if row is None:
+            continue
         if (formats.side_notation(pairing.a), formats.side_notation(pairing.b)) != _sides(row):
             changed.append((row, pairing))
     _check_not_started([row for row, _pairing in changed])
@@ -252,8 +254,10 @@ def _take_back(tournament: Tournament, rows: list[Pairing]) -> list[list[str]]:
             _discard_table(row)
         row.delete()
     Round.objects.filter(pk__in=round_ids, pairings__isnull=True).delete()
-    main_rounds = tournament.rounds.filter(bracket=formats.Bracket.MAIN.value)
-    tournament.current_round = max(main_rounds.values_list("number", flat=True), default=0)
+    tournament.current_round = max(
+        (tournament.round_sequence(bracket, number) for bracket, number in
+         tournament.rounds.filter(pairings__status__gte=PairingStatus.PAIRED)
+         .values_list("bracket", "number")), default=0)
     tournament.save(update_fields=["current_round"])
     return before
 

@@ -12,6 +12,7 @@ allows it:
   lowest-seeded player's bye (standard seeding puts seed N + 1 there), provided nothing
   played depends on that bye: the bye holder's next match must not have started.
 - Round robin: never (the schedule is fixed at the start).
+- Swiss with a cut: as a Swiss, until the knockout is drawn.
 
 Whatever the format, the entry is refused unless every result already recorded still
 stands in the new draw.
@@ -111,6 +112,9 @@ def entry_register_late(*, tournament_id: int, player: Player, actor: Any = None
     if tournament.format == FormatName.ROUND_ROBIN:
         raise TournamentError("late_entry_not_allowed",
                               "A round robin's schedule is fixed at the start: no late entry.")
+    if tournament.format == FormatName.SWISS_CUT and tournament.rounds.filter(
+            bracket=formats.Bracket.KNOCKOUT.value).exists():
+        raise TournamentError("too_late", "The knockout is drawn: the cut is made.")
     fmt = format_for(tournament)
     seeds = seeded_entry_ids(tournament)
     if tournament.is_elimination and len(seeds) + 1 > formats.next_power_of_two(len(seeds)):
