@@ -113,3 +113,22 @@ def test_the_players_page_previews_imports_and_exports(director: User, referee: 
     maryam.refresh_from_db()
     assert maryam.rating == 1700
     assert logged_in(referee).get("/tournaments/desk/players/").status_code == 403
+
+
+def test_a_swap_made_on_the_desk_is_logged_with_its_reason(make_tournament: Any,
+                                                          director: User) -> None:
+    tournament = make_tournament(4, start=True, format="swiss", format_options={"rounds": 2},
+                                 over_the_board=True)
+    client = logged_in(director)
+    page = client.get(f"/tournaments/{tournament.pk}/desk/").content.decode()
+    assert 'data-action="swap_players"' in page and 'data-action="undo_round"' in page
+    first, second = tournament.pairings.filter(status=PairingStatus.PAIRED).order_by("order")
+    assert first.entry_b and second.entry_b and first.entry_a
+    assert f'<option value="{first.pk}">{first.slot}: ' in page
+    client.post(f"/tournaments/{tournament.pk}/desk/swap_players/", {
+        "pairing_a": first.pk, "entry_a": first.entry_b.pk, "pairing_b": second.pk,
+        "entry_b": second.entry_b.pk, "reason": "brothers"})
+    first.refresh_from_db()
+    assert first.entry_b_id == second.entry_b.pk or first.entry_a_id == second.entry_b.pk
+    log = client.get(f"/tournaments/{tournament.pk}/desk/").content.decode()
+    assert 'data-log="pairing_swapped"' in log and "brothers" in log
