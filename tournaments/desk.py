@@ -128,9 +128,6 @@ class RatingInput(EntryReasonInput):
     rating = serializers.FloatField(min_value=0, max_value=5000, label=_("Rating"))
 
 
-TARGET_FIELDS = ("entry", "pairing", "bracket", "number")
-
-
 # -- the table -------------------------------------------------------------------------------
 
 

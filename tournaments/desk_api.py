@@ -126,13 +126,17 @@ def field_type(field: serializers.Field[Any, Any, Any, Any]) -> str:
     return "string"
 
 
+def describe_fields(spec: desk.DeskAction) -> list[dict[str, Any]]:
+    """An action's input, field by field, for ``GET actions/`` and the desk's forms."""
+    return [{"name": name, "type": field_type(field), "required": bool(field.required),
+             "label": str(field.label or name)} for name, field in spec.fields().items()]
+
+
 def describe(tournament: Tournament, spec: desk.DeskAction) -> dict[str, Any]:
     return {
         "name": spec.name, "label": str(spec.label), "role": spec.role, "target": spec.target,
         "url": f"/api/tournaments/{tournament.pk}/actions/{spec.name}/",
-        "fields": [{"name": name, "type": field_type(field), "required": bool(field.required),
-                    "label": str(field.label or name)}
-                   for name, field in spec.fields().items()],
+        "fields": describe_fields(spec),
     }
 
 

@@ -25,7 +25,12 @@ from rest_framework.exceptions import ValidationError
 from matches.errors import ServiceError
 from matches.models import Player
 from tournaments import desk, permissions, selectors, services
-from tournaments.desk_api import CreateSerializer, RatingSerializer, csv_response, describe
+from tournaments.desk_api import (
+    CreateSerializer,
+    RatingSerializer,
+    csv_response,
+    describe_fields,
+)
 from tournaments.models import Entry, FormatName, PairingStatus, Tournament, TournamentStatus
 from tournaments.services.creation import TEMPLATES, can_create
 
@@ -81,7 +86,7 @@ def _form(spec: desk.DeskAction, choices: dict[str, list[tuple[Any, str]]],
     """One action as the desk draws its form: the target as hidden fields, the rest as
     inputs (a choice where the desk knows the choices)."""
     fields = []
-    for field in describe(Tournament(), spec)["fields"]:
+    for field in describe_fields(spec):
         name = field["name"]
         if name in hidden:
             continue
