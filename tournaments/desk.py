@@ -115,13 +115,14 @@ class ReasonInput(serializers.Serializer[Any]):
     reason = reason_field()
 
 
-class SwapInput(ReasonInput):
+class SwapInput(serializers.Serializer[Any]):
     pairing_a = serializers.IntegerField(min_value=1, label=_("Pairing A"))
     entry_a = serializers.IntegerField(min_value=1, label=_("Player A"),
                                        help_text=_("An entry id of pairing A."))
     pairing_b = serializers.IntegerField(min_value=1, label=_("Pairing B"))
     entry_b = serializers.IntegerField(min_value=1, label=_("Player B"),
                                        help_text=_("An entry id of pairing B."))
+    reason = reason_field()  # last: the form reads in the order the director fills it
 
 
 class RatingInput(EntryReasonInput):
