@@ -24,6 +24,7 @@ class Player(models.Model):
         verbose_name=_("user"),
     )
     display_name = models.CharField(_("display name"), max_length=40)
+    club = models.CharField(_("club"), max_length=60, blank=True, default="")
     rating = models.FloatField(_("rating"), default=1500.0)
     experience = models.PositiveIntegerField(
         _("experience"), default=0,
@@ -339,14 +340,18 @@ class Event(models.Model):
 
 
 class RatingRecord(models.Model):
-    """A rating change caused by one finished rated match."""
+    """A rating change: caused by one finished rated match, or (no match) set by a club
+    director, who is named with their reason (``tournaments.services.player_set_rating``)."""
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_history",
                                verbose_name=_("player"))
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_records",
-                              verbose_name=_("match"))
+                              verbose_name=_("match"), null=True, blank=True)
     before = models.FloatField(_("before"))
     after = models.FloatField(_("after"))
+    set_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
+                               blank=True, related_name="+", verbose_name=_("set by"))
+    reason = models.TextField(_("reason"), blank=True)
     created_at = models.DateTimeField(_("time"), auto_now_add=True)
 
     class Meta:

@@ -18,7 +18,16 @@
     link.className = n.table_url ? 'button primary' : 'button';
     link.href = n.table_url || n.tournament_url;
     link.textContent = n.table_url ? T.sit : T.report;
-    p.append(strong, ` · ${n.tournament} ${n.slot} `, link);
+    p.append(strong, ` · ${n.tournament} ${n.slot} `);
+    if (n.starts_at) {
+      // The round's call time, in the viewer's own clock (the server sends ISO 8601).
+      const starts = document.createElement('span');
+      starts.className = 'starts';
+      const time = new Date(n.starts_at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+      starts.textContent = fmt('starts', { time });
+      p.append('· ', starts, ' ');
+    }
+    p.append(link);
     return p;
   }
 

@@ -38,6 +38,7 @@ from tournaments.models import (
     Tournament,
     TournamentLog,
 )
+from tournaments.permissions import can_direct_club
 from tournaments.selectors import REFEREE_PERMISSION
 
 
@@ -49,7 +50,9 @@ class TournamentForm(forms.ModelForm):
     # Bookkeeping and division settings a plain tournament leaves alone: left empty, they
     # keep their defaults (no fee, everything returned, open to anyone).
     OPTIONAL_WITH_DEFAULT = ("entry_fee", "currency", "return_percent", "payout_table",
-                             "division_order", "eligibility")
+                             "division_order", "eligibility", "consolation_percent",
+                             "consolation_payout_table", "last_chance_percent",
+                             "last_chance_payout_table")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -70,6 +73,12 @@ class TournamentForm(forms.ModelForm):
 
     def clean_return_percent(self) -> Any:
         return self._clean_default("return_percent")
+
+    def clean_consolation_percent(self) -> Any:
+        return self._clean_default("consolation_percent")
+
+    def clean_last_chance_percent(self) -> Any:
+        return self._clean_default("last_chance_percent")
 
     def clean_division_order(self) -> Any:
         return self._clean_default("division_order")
@@ -95,11 +104,16 @@ class TournamentForm(forms.ModelForm):
         ):
             self.add_error("match_lengths",
                            _("A list of match lengths (1 to 99 points), e.g. [3, 5, 7]."))
-        if data.get("payout_table"):
-            try:
-                money.parse_payout_table(data["payout_table"])
-            except money.MoneyError as error:
-                self.add_error("payout_table", str(error))
+        for name in ("payout_table", "consolation_payout_table", "last_chance_payout_table"):
+            if data.get(name):
+                try:
+                    money.parse_payout_table(data[name])
+                except money.MoneyError as error:
+                    self.add_error(name, str(error))
+        shares = [data.get(name) or 0 for name in ("consolation_percent", "last_chance_percent")]
+        if sum(shares) > 100:
+            self.add_error("consolation_percent",
+                           _("The flights' shares add up to more than 100 %."))
         return data
 
 
@@ -132,12 +146,14 @@ class SidePoolInline(admin.TabularInline):
 
 
 class RoundInline(admin.TabularInline):
-    """Match lengths of the rounds the draw created; change a later round's here."""
+    """Match lengths of the rounds the draw created; change a later round's here. The start
+    time is read-only: it is set on the director's desk through
+    :func:`tournaments.services.round_set_start` (logged, pushed live to players)."""
 
     model = Round
     extra = 0
     fields = ("bracket", "number", "match_length", "starts_at")
-    readonly_fields = ("bracket", "number")
+    readonly_fields = ("bracket", "number", "starts_at")
     verbose_name_plural = _("rounds (a changed match length applies to tables created after)")
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -190,8 +206,10 @@ class TournamentAdmin(admin.ModelAdmin):
                                   ("late_penalty_points", "late_penalty_minutes"))}),
         # The table template: every rule a tournament's tables are played by.
         *rule_fieldsets(template=True, prefix=_("Table template: ")),
-        (_("Money (bookkeeping only)"), {"fields": ("entry_fee", "currency", "return_percent",
-                                                    "payout_table")}),
+        (_("Money (bookkeeping only)"), {"fields": (
+            "entry_fee", "currency", "return_percent", "payout_table", "consolation_percent",
+            "consolation_payout_table", "last_chance_percent", "last_chance_payout_table",
+            "forfeit_prize_on_disqualification")}),
         (_("Division of an event"), {"classes": ("collapse",), "fields": (
             "event", "division_order", "eligibility", "min_rating", "max_rating",
             "min_experience", "max_experience")}),
@@ -288,10 +306,15 @@ class DivisionForm(forms.Form):
 
 class RefereeActions:
     """``permissions=["referee"]`` on an admin action: only for tournament referees (and
-    directors); the service checks again, for the tournament at hand."""
+    directors); ``permissions=["director"]``: only for directors. The roles are
+    :data:`tournaments.permissions.RIGHTS`'s, so the admin offers nobody an action the
+    service would refuse them; the service checks again, for the tournament at hand."""
 
     def has_referee_permission(self, request: HttpRequest) -> bool:
         return bool(request.user.has_perm(REFEREE_PERMISSION))
+
+    def has_director_permission(self, request: HttpRequest) -> bool:
+        return can_direct_club(request.user)
 
 
 def _reason_page(modeladmin: admin.ModelAdmin, request: HttpRequest, objects: list[Any],
@@ -333,7 +356,8 @@ class EntryAdmin(RefereeActions, admin.ModelAdmin):
     actions = ["withdraw", "disqualify", "reinstate", "mark_paid", "mark_unpaid",
                "assign_division"]
 
-    @admin.action(description=_("Assign to a division of the event"))
+    @admin.action(description=_("Assign to a division of the event"),
+                  permissions=["director"])
     def assign_division(self, request: HttpRequest,
                         queryset: QuerySet[Entry]) -> HttpResponse | None:
         form = DivisionForm(request.POST if "apply" in request.POST else None)
@@ -345,12 +369,12 @@ class EntryAdmin(RefereeActions, admin.ModelAdmin):
         return _reason_page(self, request, list(queryset), form, _("Assign to a division"),
                             "assign_division")
 
-    @admin.action(description=_("Mark the entry fee paid"), permissions=["change"])
+    @admin.action(description=_("Mark the entry fee paid"), permissions=["referee"])
     def mark_paid(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
         _each(self, request, queryset, lambda e: services.entry_set_paid(
             entry_id=e.pk, paid=True, actor=request.user), "Marked paid")
 
-    @admin.action(description=_("Mark the entry fee not paid"), permissions=["change"])
+    @admin.action(description=_("Mark the entry fee not paid"), permissions=["referee"])
     def mark_unpaid(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
         _each(self, request, queryset, lambda e: services.entry_set_paid(
             entry_id=e.pk, paid=False, actor=request.user), "Marked not paid")
@@ -371,12 +395,12 @@ class EntryAdmin(RefereeActions, admin.ModelAdmin):
                             _("Reinstate %(player)s") % {"player": entry.player}, "reinstate")
 
     @admin.action(description=_("Withdraw (future matches are forfeited)"),
-                  permissions=["change"])
+                  permissions=["director"])
     def withdraw(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
         _each(self, request, queryset, lambda e: services.entry_withdraw(
             entry_id=e.pk, actor=request.user, reason="withdrawn by the director"), "Withdrawn")
 
-    @admin.action(description=_("Disqualify, with a reason"), permissions=["change"])
+    @admin.action(description=_("Disqualify, with a reason"), permissions=["director"])
     def disqualify(self, request: HttpRequest, queryset: QuerySet[Entry]) -> HttpResponse | None:
         if "apply" in request.POST:
             form = ReasonForm(request.POST)

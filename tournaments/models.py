@@ -36,6 +36,7 @@ class FormatName(models.TextChoices):
     DOUBLE_ELIMINATION = "double_elimination", _("Double elimination")
     PROGRESSIVE_CONSOLATION = "progressive_consolation", _("Progressive consolation")
     SWISS = "swiss", _("Swiss")
+    SWISS_CUT = "swiss_cut", _("Swiss, then a knockout of the top players")
     ROUND_ROBIN = "round_robin", _("Round robin")
 
 
@@ -176,6 +177,23 @@ class Tournament(TemplateRules):
     payout_table = models.CharField(
         _("payout table"), max_length=60, default="50/30/20", blank=True,
         help_text=_("Percentages of the pool by final place, e.g. 50/30/20 or 40/30/20/10."))
+    consolation_percent = models.DecimalField(
+        _("consolation flight's share (%)"), max_digits=5, decimal_places=2,
+        default=Decimal("0"), validators=[MinValueValidator(0), MaxValueValidator(100)],
+        help_text=_("The part of the prize pool paid to the consolation flight's places; "
+                    "the main flight gets the rest."))
+    consolation_payout_table = models.CharField(
+        _("consolation payout table"), max_length=60, default="100", blank=True)
+    last_chance_percent = models.DecimalField(
+        _("last chance flight's share (%)"), max_digits=5, decimal_places=2,
+        default=Decimal("0"), validators=[MinValueValidator(0), MaxValueValidator(100)],
+        help_text=_("The part of the prize pool paid to the last chance flight's places."))
+    last_chance_payout_table = models.CharField(
+        _("last chance payout table"), max_length=60, default="100", blank=True)
+    forfeit_prize_on_disqualification = models.BooleanField(
+        _("a disqualified player forfeits their place and prize"), default=True,
+        help_text=_("On: a disqualified player is not ranked, placed or paid; the places and "
+                    "money below move up."))
 
     class Meta:
         verbose_name = _("tournament")
@@ -211,11 +229,22 @@ class Tournament(TemplateRules):
 
     def match_length_for(self, bracket: str, number: int) -> int:
         """Round ``number`` of any bracket plays ``match_lengths[number - 1]``; later rounds
-        and the grand final play the last length."""
+        and the grand final play the last length. A Swiss cut's knockout round k counts as
+        round ``rounds`` + k."""
         lengths = [int(n) for n in (self.match_lengths or [])] or [1]
         if bracket == "final":
             return lengths[-1]
-        return lengths[min(number, len(lengths)) - 1]
+        return lengths[min(self.round_sequence(bracket, number), len(lengths)) - 1]
+
+    def round_sequence(self, bracket: str, number: int) -> int:
+        """Where round ``number`` of ``bracket`` comes in the event's order of rounds: its
+        number, except that a Swiss cut's knockout goes on from the Swiss (its round k is
+        round ``rounds`` + k), for match lengths and for releasing rounds one by one."""
+        if self.format == FormatName.SWISS_CUT and bracket in ("knockout", "third_place"):
+            rounds = (self.format_options or {}).get("rounds")
+            if isinstance(rounds, int) and not isinstance(rounds, bool):
+                return rounds + number
+        return number
 
 
 class EntryStatus(models.IntegerChoices):

@@ -9,12 +9,20 @@ module says how much is in a pool and who gets what from it::
 
 **Rounding rule.** Amounts are in the currency's smallest unit (``unit``, cents by default).
 The pool is ``fee × entries × return %`` rounded *down* to the unit (the organiser keeps the
-fraction). Each payout is its share of the pool rounded down to the unit, and the units
-left over go one each to the best-placed winners, first place first, so the payouts add up
-to the pool exactly.
+fraction). Each payout is its share of the pool rounded down to the unit. The units left
+over are handed out place by place, best place first, one to *each* player of a place, and
+only to a place whose players can all have one: players who share a place are always paid
+the same. The hand-out goes round again while units are left and a place can take them.
+With a place held by one player (first place almost always is) the payouts add up to the
+pool exactly; only when every paid place is shared can a few units (fewer than the
+smallest shared place has players) stay with the organiser.
 
 **Shared places.** Players who share a rank share the places they cover: two players ranked
-3rd with a 40/30/20/10 table split 20 % + 10 % and get 15 % each.
+3rd with a 40/30/20/10 table split 20 % + 10 % and get 15 % each, to the cent.
+
+**Flights.** An event may pay its consolation and last chance flights too: each takes its
+percentage of the prize pool (rounded down to the unit) and the main flight the rest
+(:func:`split_pool`); each flight is paid by its own table from its own places.
 
 **Fewer players than paid places.** The percentages of places nobody reached are shared out
 among the paid places in proportion to their own (with two players and 50/30/20, 62.5 % and
@@ -140,10 +148,33 @@ def payouts(pool: Decimal, table: Sequence[Decimal],
     if not shares or total == 0:
         return {}
     units = int(pool / unit)
-    # Exact shares in units, rounded down; the units left over go best place first.
+    # Exact shares in units, rounded down; the units left over go place by place, best
+    # first, one to each player of a place that can take one for each of its players.
     exact = {r: Fraction(units) * share / total for r, share in shares.items()}
     paid = {r: int(amount) for r, amount in exact.items()}  # int() of a Fraction floors
     leftover = units - sum(paid.values())
-    for recipient in list(shares)[:leftover]:
-        paid[recipient] += 1
+    paid_groups = [[r for r in group if r in shares] for group in groups]
+    paid_groups = [group for group in paid_groups if group]
+    while any(len(group) <= leftover for group in paid_groups):
+        for group in paid_groups:
+            if len(group) <= leftover:
+                for recipient in group:
+                    paid[recipient] += 1
+                leftover -= len(group)
     return {r: (unit * count).quantize(unit) for r, count in paid.items()}
+
+
+def split_pool(pool: Decimal, flights: Mapping[str, Decimal], *,
+               unit: Decimal = CENT) -> dict[str, Decimal]:
+    """Split ``pool`` between flights: each named flight gets its percentage rounded down to
+    ``unit``, and ``"main"`` gets the rest (so the parts add up to the pool). Raises
+    :class:`MoneyError` if the percentages are bad or add up to more than 100."""
+    check_amount(pool, name="prize pool")
+    for name, percent in flights.items():
+        check_percent(percent, name=f"{name} share")
+    if sum(flights.values(), Decimal(0)) > 100:
+        raise MoneyError("The flights' shares add up to more than 100 %.",
+                         code="bad_flight_shares")
+    parts = {name: (pool * percent / 100).quantize(unit, rounding=ROUND_DOWN)
+             for name, percent in flights.items() if name != "main"}
+    return {"main": pool - sum(parts.values(), Decimal(0)), **parts}

@@ -82,6 +82,13 @@ def on_pairing_saved(sender: Any, instance: Pairing, **kwargs: Any) -> None:
         transaction.on_commit(_notify_after_commit(player_id), robust=True)
 
 
+def notify_after_commit(player_ids: list[int]) -> None:
+    """The players' notices are pushed again once the transaction commits (a change their
+    pairings' rows do not show, e.g. a round's new start time)."""
+    for player_id in player_ids:
+        transaction.on_commit(_notify_after_commit(player_id), robust=True)
+
+
 def _notify_after_commit(player_id: int) -> Callable[[], None]:
     # A named function, not a partial: Django logs a failed robust hook by its __qualname__,
     # which a partial lacks, and that AttributeError would escape the commit.

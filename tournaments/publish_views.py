@@ -30,6 +30,8 @@ def results_page(request: HttpRequest, pk: int) -> HttpResponse:
         "bracket": selectors.bracket(tournament) if tournament.has_started else None,
         "standings": selectors.standings(tournament),
         "placings": selectors.placings(tournament),
+        "divisions": [selectors.division_dict(d)
+                      for d in tournament.divisions.order_by("division_order", "pk")],
     })
 
 

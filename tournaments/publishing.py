@@ -62,9 +62,17 @@ def results_csv(tournament: Tournament) -> str:
         .order_by("order")
     )
     titles = round_titles(tournament)
+    annulled = selectors.annulled_slots(tournament)
 
     def name(entry: Any) -> str:
         return entry.player.display_name if entry is not None else ""
+
+    def outcome(row: Pairing) -> list[Any]:
+        # An annulled game counts for nobody: no winner, as in the standings.
+        if row.slot in annulled:
+            return ["", "", None, None, "annulled"]
+        return [name(row.winner), name(row.loser), row.winner_points, row.loser_points,
+                row.result_source]
 
     return csv_text(
         ["slot", "bracket", "round", "round_name", "match_length", "player_a", "player_b",
@@ -73,8 +81,7 @@ def results_csv(tournament: Tournament) -> str:
         (
             [row.slot, row.round.bracket, row.round.number,
              titles.get((row.round.bracket, row.round.number), ""), row.round.match_length,
-             name(row.entry_a), name(row.entry_b), name(row.winner), name(row.loser),
-             row.winner_points, row.loser_points, row.result_source,
+             name(row.entry_a), name(row.entry_b), *outcome(row),
              row.decided_at.isoformat() if row.decided_at else "", row.match_id]
             for row in rows
         ),
@@ -93,9 +100,11 @@ def round_titles(tournament: Tournament) -> dict[tuple[str, int], str]:
 def played_matches(tournament: Tournament) -> list[tuple[Pairing, Match]]:
     """Each pairing's match played online to its end, in the draw's order; a voided match
     (replayed) is left out, and so is a match with no game (a forfeit before the first
-    roll: nothing to analyse)."""
+    roll: nothing to analyse), and a match whose result was later corrected (its file
+    would name the old winner)."""
     pairings = list(
-        tournament.pairings.filter(table__isnull=False).select_related("round").order_by("order")
+        tournament.pairings.filter(table__isnull=False)
+        .select_related("round", "winner").order_by("order")
     )
     matches = (
         Match.objects.filter(table_id__in=[p.table_id for p in pairings],
@@ -110,9 +119,17 @@ def played_matches(tournament: Tournament) -> list[tuple[Pairing, Match]]:
     played = []
     for pairing in pairings:
         for match in by_table.get(pairing.table_id or 0, []):
-            if match.games.exists():
+            if match.games.exists() and _stands(pairing, match):
                 played.append((pairing, match))
     return played
+
+
+def _stands(pairing: Pairing, match: Match) -> bool:
+    """The pairing's published result is this match's: it is decided and its winner is the
+    match's winner (a correction that gave it to the other player makes the file stale)."""
+    if pairing.status != PairingStatus.DECIDED or pairing.winner is None:
+        return False
+    return pairing.winner.player_id == match.winner_id
 
 
 _UNSAFE_FILE = re.compile(r"[^A-Za-z0-9_.-]+")

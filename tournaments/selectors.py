@@ -20,6 +20,7 @@ from tournaments.models import (
     Eligibility,
     Entry,
     EntryStatus,
+    FormatName,
     Pairing,
     PairingStatus,
     ResultSource,
@@ -27,8 +28,12 @@ from tournaments.models import (
     TournamentStatus,
 )
 
-BRACKET_ORDER = ("main", "third_place", "winners", "losers", "final", "consolation",
-                 "last_chance")
+BRACKET_ORDER = ("main", "knockout", "third_place", "winners", "losers", "final",
+                 "consolation", "last_chance")
+
+# Results that mean the player sat down and played (or the match was judged over the board).
+PLAYED_SOURCES = frozenset({ResultSource.MATCH, ResultSource.REPORT, ResultSource.REFEREE,
+                            ResultSource.OVERRIDE})
 
 
 def tournament_group(tournament_id: int) -> str:
@@ -123,6 +128,60 @@ def to_format_result(row: Pairing) -> formats.Result | None:
                                                         ResultSource.NO_SHOW))
 
 
+# -- who is placed and paid ----------------------------------------------------------------
+
+
+def never_sat_down(tournament: Tournament) -> frozenset[int]:
+    """Entries of the draw who never played a match: every result of theirs is a bye, a
+    forfeit decided without a match (a walkover), a no-show or a double forfeit. While the
+    event runs, only those who are out count (the others may still sit down)."""
+    seeded = set(seeded_entry_ids(tournament))
+    played: set[int] = set()
+    # A match at the pairing's table means both sat down, even if it ended by a forfeit.
+    for a, b in tournament.pairings.filter(
+            Q(result_source__in=PLAYED_SOURCES) | Q(match__isnull=False),
+            status=PairingStatus.DECIDED).values_list("entry_a_id", "entry_b_id"):
+        played.update((a, b))
+    never = seeded - played
+    if tournament.status != TournamentStatus.FINISHED:
+        never &= set(tournament.entries.exclude(status=EntryStatus.ACTIVE)
+                     .values_list("pk", flat=True))
+    return frozenset(never)
+
+
+def unplaced_entries(tournament: Tournament) -> frozenset[int]:
+    """Entries that get no rank, no place and no money: a disqualified player when the
+    tournament forfeits their prize (the default), and a player who never sat down. The
+    places and money below them move up."""
+    unplaced = set(never_sat_down(tournament))
+    if tournament.forfeit_prize_on_disqualification:
+        unplaced.update(tournament.entries.filter(status=EntryStatus.DISQUALIFIED)
+                        .values_list("pk", flat=True))
+    return frozenset(unplaced)
+
+
+def placed_champion(tournament: Tournament, fmt: formats.Format,
+                    state: formats.TournamentState) -> int | None:
+    """The champion to publish: the format's, unless they get no place (disqualified,
+    never sat down); then the main flight's 1st place once the others move up (None if
+    that place is shared)."""
+    champion = fmt.champion(state)
+    unplaced = unplaced_entries(tournament)
+    if champion is None or champion not in unplaced:
+        return champion
+    first = [p.entrant for p in fmt.placings(state, unplaced)
+             if p.flight is formats.Bracket.MAIN and p.place == 1]
+    return first[0] if len(first) == 1 else None
+
+
+def annulled_slots(tournament: Tournament) -> frozenset[str]:
+    """Decided pairings whose result does not count (a round robin's annulled games):
+    published as annulled, not as wins."""
+    if not tournament.has_started or not seeded_entry_ids(tournament):
+        return frozenset()
+    return format_of(tournament).annulled_results(format_state(tournament))
+
+
 # -- lists -----------------------------------------------------------------------------------
 
 
@@ -178,10 +237,15 @@ def standings(tournament: Tournament) -> list[dict[str, Any]]:
         ]
     fmt = format_of(tournament)
     lines = fmt.standings(format_state(tournament))
+    unplaced = unplaced_entries(tournament)
+    ranked = {line.entrant: line.rank for line in formats.rerank(lines, unplaced)}
+    # Players with no place (disqualified, never sat down) are listed last, unranked.
+    lines = [line for line in lines if line.entrant in ranked] + [
+        line for line in lines if line.entrant not in ranked]
     return [
         {
             **entry_dict(entries[line.entrant]),
-            "rank": line.rank,
+            "rank": ranked.get(line.entrant),
             "wins": line.wins,
             "losses": line.losses,
             "byes": line.byes,
@@ -207,7 +271,7 @@ def _round_label(bracket: str, number: int, total: int) -> str:
         return _("Grand final") if number == 1 else _("Grand final (reset)")
     if bracket == "third_place":
         return _("Third-place match")
-    if bracket in ("main", "winners", "consolation", "last_chance") and total > 1:
+    if bracket in ("main", "knockout", "winners", "consolation", "last_chance") and total > 1:
         from_end = total - number
         names = {0: _("Final"), 1: _("Semi-finals"), 2: _("Quarter-finals")}
         if from_end in names:
@@ -216,6 +280,7 @@ def _round_label(bracket: str, number: int, total: int) -> str:
 
 
 BRACKET_LABELS = {
+    "knockout": gettext_lazy("Knockout"),
     "winners": gettext_lazy("Winners' bracket"),
     "losers": gettext_lazy("Losers' bracket"),
     "final": gettext_lazy("Grand final"),
@@ -237,9 +302,11 @@ def _bracket_label(bracket: str, tournament: Tournament) -> str:
     return str(BRACKET_LABELS.get(bracket, bracket))
 
 
-def pairing_dict(row: Pairing, live_match: dict[int, int] | None = None) -> dict[str, Any]:
+def pairing_dict(row: Pairing, live_match: dict[int, int] | None = None, *,
+                 annulled: bool = False) -> dict[str, Any]:
     """A pairing as pages and the API show it; ``live_match`` maps table ids to the match
-    being played there."""
+    being played there; ``annulled``: its result does not count (shown as such, with no
+    winner)."""
     live_match = live_match or {}
     match_id = live_match.get(row.table_id) if row.table_id else None
     # Who has sat down at the pairing's table (the bracket marks them before the match).
@@ -252,8 +319,8 @@ def pairing_dict(row: Pairing, live_match: dict[int, int] | None = None) -> dict
         if entry is None:
             return {"entry": None, "name": _side_label(notation), "seed": None,
                     "winner": False, "points": None, "player_id": None}
-        won = row.winner_id == entry.pk and row.status == PairingStatus.DECIDED
-        lost = row.loser_id == entry.pk
+        won = row.winner_id == entry.pk and row.status == PairingStatus.DECIDED and not annulled
+        lost = row.loser_id == entry.pk and not annulled
         return {
             "entry": entry.pk,
             "player_id": entry.player_id,
@@ -275,10 +342,11 @@ def pairing_dict(row: Pairing, live_match: dict[int, int] | None = None) -> dict
         "status": PairingStatus(row.status).name.lower(),
         "a": side(row.entry_a, row.side_a),
         "b": side(row.entry_b, row.side_b),
-        "winner": row.winner_id,
-        "result_source": row.result_source or None,
-        "result_label": str(ResultSource(row.result_source).label) if row.result_source
-        else None,
+        "winner": None if annulled else row.winner_id,
+        "result_source": "annulled" if annulled else (row.result_source or None),
+        "result_label": _("Annulled") if annulled else (
+            str(ResultSource(row.result_source).label) if row.result_source else None),
+        "annulled": annulled,
         "table_id": row.table_id,
         "board_number": row.board_number,
         "starts_at": row.round.starts_at.isoformat() if row.round.starts_at else None,
@@ -309,9 +377,11 @@ def pairing_rows(tournament: Tournament) -> list[Pairing]:
 def bracket(tournament: Tournament) -> dict[str, Any]:
     """Every pairing, grouped by bracket and round, JSON-ready (the page draws it)."""
     live = live_matches(tournament)
+    annulled = annulled_slots(tournament)
     rounds: dict[str, dict[int, list[dict[str, Any]]]] = defaultdict(lambda: defaultdict(list))
     for row in pairing_rows(tournament):
-        rounds[row.round.bracket][row.round.number].append(pairing_dict(row, live))
+        rounds[row.round.bracket][row.round.number].append(
+            pairing_dict(row, live, annulled=row.slot in annulled))
     brackets = []
     for name in sorted(rounds, key=lambda b: BRACKET_ORDER.index(b)
                        if b in BRACKET_ORDER else len(BRACKET_ORDER)):
@@ -324,7 +394,8 @@ def bracket(tournament: Tournament) -> dict[str, Any]:
                 {
                     "number": number,
                     "label": _round_label(name, number, total)
-                    if tournament.is_elimination else _("Round %(number)s") % {"number": number},
+                    if tournament.is_elimination or name != "main"
+                    else _("Round %(number)s") % {"number": number},
                     "match_length": pairings[0]["match_length"],
                     "starts_at": pairings[0]["starts_at"],
                     "pairings": pairings,
@@ -348,7 +419,8 @@ def placings(tournament: Tournament) -> list[dict[str, Any]]:
     **entry}]}]``. Empty before the draw."""
     if not tournament.has_started or not seeded_entry_ids(tournament):
         return []  # not started, or an event whose divisions hold the draws
-    lines = format_of(tournament).placings(format_state(tournament))
+    lines = format_of(tournament).placings(format_state(tournament),
+                                           unplaced_entries(tournament))
     entries = {e.pk: e for e in entries_of(tournament).filter(pk__in=[p.entrant for p in lines])}
     flights: dict[str, list[dict[str, Any]]] = {}
     for line in lines:
@@ -413,6 +485,13 @@ def eligibility_text(division: Tournament) -> str:
 
 
 def division_dict(division: Tournament) -> dict[str, Any]:
+    """A division as the event page and the API show it: who may play, its format (the key
+    and its name in the reader's language), players, status, champion and links."""
+    champion = division.champion
+    if division.has_started:  # the draw's players, whoever has left since
+        players = division.entries.filter(seed__isnull=False).count()
+    else:
+        players = division.entries.filter(status=EntryStatus.ACTIVE).count()
     return {
         "id": division.pk,
         "name": division.name,
@@ -424,9 +503,15 @@ def division_dict(division: Tournament) -> dict[str, Any]:
         "min_experience": division.min_experience,
         "max_experience": division.max_experience,
         "format": division.format,
+        "format_label": str(FormatName(division.format).label)
+        if division.format in FormatName.values else division.format,
         "status": TournamentStatus(division.status).name.lower(),
+        "status_label": str(TournamentStatus(division.status).label),
         "entries": division.entries.filter(status=EntryStatus.ACTIVE).count(),
+        "players": players,
+        "champion": entry_dict(champion) if champion is not None else None,
         "url": reverse("tournaments:detail", args=[division.pk]),
+        "standings_url": reverse("tournaments:results", args=[division.pk]) + "#standings",
     }
 
 

@@ -36,20 +36,63 @@ def _reranked(lines: list[dict[str, Any]], members: set[int]) -> list[tuple[int,
             for line in kept]
 
 
+def _flight_places(tournament: Tournament) -> dict[str, list[tuple[int, int]]]:
+    """``(place, entry id)`` of each side flight (consolation, last chance) whose places
+    are settled, best first, as :func:`tournaments.selectors.placings` publishes them."""
+    return {flight["flight"]: [(place["place"], place["id"]) for place in flight["places"]]
+            for flight in selectors.placings(tournament) if flight["flight"] != "main"}
+
+
+def _reranked_places(places: list[tuple[int, int]],
+                     members: set[int]) -> list[tuple[int, int]]:
+    """A flight's places among ``members`` only (ties kept, places renumbered)."""
+    kept = [(place, entry) for place, entry in places if entry in members]
+    return [(1 + sum(1 for other, _e in kept if other < place), entry) for place, entry in kept]
+
+
 def money_summary(tournament: Tournament) -> dict[str, Any]:
     """The pool, the places it pays, the side pools and, once finished, each entry's payout
-    (``{"payouts": {entry id: amount}}`` summed over the main pool and side pools)."""
+    (``{"payouts": {entry id: amount}}`` summed over the flights and side pools).
+
+    The main flight is paid by the final standings; the consolation and last chance flights
+    (when the director gives them a share) by their own places. A flight with a share but
+    nobody placed in it (not played) leaves its share to the main flight. Unranked players
+    (a disqualified player who forfeits the prize, a player who never sat down) are paid
+    nothing: their place and money pass down."""
     entries = list(tournament.entries.select_related("player"))
     paid = [entry for entry in entries if entry.paid]
+    paid_ids = {e.pk for e in paid}
     table = payout_table_of(tournament.payout_table)
     pool = money.prize_pool(fee=tournament.entry_fee, entries=len(paid),
                             return_percent=tournament.return_percent)
     finished = tournament.status == TournamentStatus.FINISHED
     lines = selectors.standings(tournament) if finished else []
+    flight_shares = {"consolation": tournament.consolation_percent,
+                     "last_chance": tournament.last_chance_percent}
+    tables = {"consolation": payout_table_of(tournament.consolation_payout_table),
+              "last_chance": payout_table_of(tournament.last_chance_payout_table)}
+    places = _flight_places(tournament) if finished else {}
+    if finished:  # a flight nobody was placed in gives its share back to the main flight
+        flight_shares = {name: share for name, share in flight_shares.items()
+                         if _reranked_places(places.get(name, []), paid_ids)}
+    parts = money.split_pool(pool, {name: share for name, share in flight_shares.items()
+                                    if share})
     payouts: dict[int, Decimal] = {}
-    main = money.payouts(pool, table, _reranked(lines, {e.pk for e in paid})) if finished else {}
+    main = money.payouts(parts["main"], table, _reranked(lines, paid_ids)) if finished else {}
     for entry_id, amount in main.items():
         payouts[entry_id] = payouts.get(entry_id, Decimal(0)) + amount
+    flights: list[dict[str, Any]] = []
+    for name, part in parts.items():
+        if name == "main":
+            continue
+        flight_pay = (money.payouts(part, tables[name],
+                                    _reranked_places(places.get(name, []), paid_ids))
+                      if finished else {})
+        for entry_id, amount in flight_pay.items():
+            payouts[entry_id] = payouts.get(entry_id, Decimal(0)) + amount
+        flights.append({"flight": name, "label": str(selectors.FLIGHT_LABELS[name]),
+                        "percent": flight_shares[name], "total": part,
+                        "places": _place_amounts(part, tables[name]), "payouts": flight_pay})
     side_pools: list[dict[str, Any]] = []
     collected = tournament.entry_fee * len(paid)
     for side in tournament.side_pools.prefetch_related("entries"):
@@ -75,7 +118,9 @@ def money_summary(tournament: Tournament) -> dict[str, Any]:
         "collected": collected,
         "return_percent": tournament.return_percent,
         "pool": pool,
-        "places": _place_amounts(pool, table),
+        "main_pool": parts["main"],
+        "places": _place_amounts(parts["main"], table),
+        "flights": flights,
         "main_payouts": main,
         "side_pools": side_pools,
         "payouts": payouts,

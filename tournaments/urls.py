@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments import publish_views, room_views, views
+from tournaments import desk_views, publish_views, room_views, views
 
 app_name = "tournaments"
 
@@ -16,6 +16,14 @@ urlpatterns = [
     path("<int:pk>/check-in/", views.check_in, name="check_in"),
     path("<int:pk>/pairings/<int:pairing_id>/report/", views.report, name="report"),
     path("<int:pk>/pairings/<int:pairing_id>/confirm/", views.confirm, name="confirm"),
+    # The director's desk
+    path("desk/", desk_views.desk_list, name="desk_list"),
+    path("desk/create/", desk_views.desk_create, name="desk_create"),
+    path("desk/players/", desk_views.players_page, name="desk_players"),
+    path("desk/players/rating/", desk_views.players_rating, name="desk_players_rating"),
+    path("desk/players.csv", desk_views.players_csv, name="desk_players_csv"),
+    path("<int:pk>/desk/", desk_views.desk_page, name="desk"),
+    path("<int:pk>/desk/<slug:name>/", desk_views.desk_act, name="desk_act"),
     # Running the room
     path("<int:pk>/draw-sheet/", room_views.draw_sheet, name="draw_sheet"),
     path("<int:pk>/score-cards/", room_views.score_cards, name="score_cards"),

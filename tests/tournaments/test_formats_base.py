@@ -36,6 +36,7 @@ VALID_OPTIONS = {
     "double_elimination": {"bracket_reset": False},
     "progressive_consolation": {"entry_rounds": 3, "last_chance_rounds": 1, "third_place": True},
     "swiss": {"rounds": 3},
+    "swiss_cut": {"rounds": 3, "cut": 4, "third_place": True},
     "round_robin": {"double": True},
 }
 MINIMAL_OPTIONS = {
@@ -43,6 +44,7 @@ MINIMAL_OPTIONS = {
     "double_elimination": {},
     "progressive_consolation": {},
     "swiss": {"rounds": 3},
+    "swiss_cut": {"rounds": 3, "cut": 4},
 }
 
 
@@ -68,7 +70,7 @@ def test_the_package_imports_nothing_from_django():
 def test_registry_names_every_format():
     assert sorted(FORMATS) == [
         "double_elimination", "progressive_consolation", "round_robin", "single_elimination",
-        "swiss",
+        "swiss", "swiss_cut",
     ]
     for name, cls in FORMATS.items():
         assert cls.name == name
@@ -112,6 +114,8 @@ def test_unknown_option_is_a_pairing_error(name):
         ("swiss", {"rounds": 0}, "bad_option"),
         ("swiss", {"rounds": True}, "bad_option"),
         ("swiss", {"rounds": "5"}, "bad_option"),
+        ("swiss_cut", {"rounds": 3}, "missing_option"),
+        ("swiss_cut", {"rounds": 3, "cut": 1}, "bad_option"),
         ("single_elimination", {"consolation": 1}, "bad_option"),
         ("double_elimination", {"bracket_reset": "yes"}, "bad_option"),
         ("round_robin", {"double": None}, "bad_option"),

@@ -12,6 +12,7 @@ from tournaments.money import (
     parse_payout_table,
     payouts,
     prize_pool,
+    split_pool,
 )
 
 D = Decimal
@@ -32,9 +33,26 @@ def test_leftover_cents_go_to_first_place_first():
     paid = payouts(D("100.00"), PAYOUT_PRESETS["50/30/20"], [(1, 1), (2, 2), (3, 3), (3, 4)])
     # 3rd is shared: 20 % / 2 = 10.00 each; nothing left over.
     assert paid == {1: D("50.00"), 2: D("30.00"), 3: D("10.00"), 4: D("10.00")}
-    # Three share first place of a winner-takes-all pool of one unit short of thirds.
+    paid = payouts(D("100.01"), PAYOUT_PRESETS["50/30/20"], [(1, 1), (2, 2), (3, 3)])
+    assert paid == {1: D("50.01"), 2: D("30.00"), 3: D("20.00")}
+
+
+def test_co_placed_players_are_paid_the_same_to_the_cent():
+    # The case: two co-3rd players were paid 16.26 and 16.25.
+    paid = payouts(D("130.05"), PAYOUT_PRESETS["40/30/20/10"], [(1, 1), (2, 2), (3, 3), (3, 4)])
+    assert paid[3] == paid[4] == D("19.50")
+    assert sum(paid.values()) == D("130.05") and paid[1] == D("52.03")
+    # Three share first place of a winner-takes-all pool of one unit short of thirds: the
+    # unit nobody can share equally stays with the organiser.
     paid = payouts(D("1.00"), PAYOUT_PRESETS["100"], [(1, 7), (1, 8), (1, 9)])
-    assert paid == {7: D("0.34"), 8: D("0.33"), 9: D("0.33")}
+    assert paid == {7: D("0.33"), 8: D("0.33"), 9: D("0.33")}
+
+
+def test_a_pool_splits_between_flights_and_main_gets_the_rest():
+    assert split_pool(D("100.01"), {"consolation": D("15"), "last_chance": D("5")}) == {
+        "main": D("80.01"), "consolation": D("15.00"), "last_chance": D("5.00")}
+    with pytest.raises(MoneyError):
+        split_pool(D("10"), {"consolation": D("60"), "last_chance": D("50")})
 
 
 def test_shared_places_split_the_places_they_cover():
@@ -108,13 +126,22 @@ def test_payouts_add_up_to_the_pool(fee_cents, entries, percent, table, placings
     if not placings:
         assert paid == {}
         return
-    assert sum(paid.values()) == pool
-    assert all(amount >= 0 and amount == amount.quantize(D("0.01")) for amount in paid.values())
     rank = {e: r for r, e in placings}
-    # A better rank never gets less (beyond the one cent a leftover can add).
+    sizes = [sum(1 for e in paid if rank[e] == r) for r in {rank[e] for e in paid}]
+    if 1 in sizes:
+        assert sum(paid.values()) == pool
+    else:  # every paid place shared: what cannot be shared equally stays unpaid
+        assert D(0) <= pool - sum(paid.values()) < D("0.01") * min(sizes)
+    assert all(amount >= 0 and amount == amount.quantize(D("0.01")) for amount in paid.values())
+    # Players who share a place are paid the same, to the cent.
+    for a in paid:
+        for b in paid:
+            if rank[a] == rank[b]:
+                assert paid[a] == paid[b]
+    # A better rank never gets less (beyond the few cents a leftover can add).
     for a in paid:
         for b in paid:
             if rank[a] < rank[b]:
-                assert paid[a] + D("0.01") >= paid[b]
+                assert paid[a] + D("0.01") * len(paid) >= paid[b]
     # Only players whose rank starts within the paid places are paid.
     assert all(rank[e] <= len(table) for e in paid)

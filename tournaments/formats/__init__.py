@@ -38,6 +38,7 @@ from tournaments.formats.base import (
     Standing,
     TournamentState,
     parse_side,
+    rerank,
     side_notation,
 )
 from tournaments.formats.consolation import ProgressiveConsolation
@@ -46,11 +47,13 @@ from tournaments.formats.elimination import SingleElimination
 from tournaments.formats.round_robin import RoundRobin
 from tournaments.formats.seeding import bracket_positions, next_power_of_two, seed_order
 from tournaments.formats.swiss import Swiss, swiss_pairs
+from tournaments.formats.swiss_cut import SwissCut
 
 FORMATS: Mapping[str, type[Format]] = MappingProxyType(
     {
         fmt.name: fmt
-        for fmt in (SingleElimination, DoubleElimination, ProgressiveConsolation, Swiss, RoundRobin)
+        for fmt in (SingleElimination, DoubleElimination, ProgressiveConsolation, Swiss, SwissCut,
+                    RoundRobin)
     }
 )
 
@@ -93,11 +96,13 @@ __all__ = [
     "SlotRef",
     "Standing",
     "Swiss",
+    "SwissCut",
     "TournamentState",
     "bracket_positions",
     "get_format",
     "next_power_of_two",
     "parse_side",
+    "rerank",
     "seed_order",
     "side_notation",
     "swiss_pairs",

@@ -95,6 +95,7 @@ class Bracket(StrEnum):
     CONSOLATION = "consolation"
     THIRD_PLACE = "third_place"  # the semi-final losers' match, single elimination
     LAST_CHANCE = "last_chance"  # progressive consolation's third flight
+    KNOCKOUT = "knockout"  # a Swiss's final stage, for the players who made the cut
 
 
 def is_entrant(side: object) -> bool:
@@ -416,25 +417,51 @@ class Format(ABC):
         """True once every pairing that will ever be played has its result."""
         return self.champion(state) is not None
 
-    def placings(self, state: TournamentState) -> list[Placing]:
+    def placings(
+        self, state: TournamentState, unplaced: AbstractSet[EntrantId] = frozenset()
+    ) -> list[Placing]:
         """Places 1 to 4 of each flight whose places are settled, best first.
 
         By default the main flight only, once the tournament is finished: the standings'
         ranks 1 to 4 (Swiss and round robin break every tie, so these are four players).
         Elimination formats settle each flight on its own (see there).
+
+        ``unplaced``: entrants who get no place (a disqualified player who forfeits their
+        prize, a player who never sat down): the places below move up (:func:`rerank`).
         """
         if not self.is_finished(state):
             return []
         return [
             Placing(Bracket.MAIN, line.rank, line.entrant)
-            for line in self.standings(state)
+            for line in rerank(self.standings(state), unplaced)
             if line.rank <= 4
         ]
+
+    def annulled_results(self, state: TournamentState) -> frozenset[str]:
+        """The slots whose recorded result does not count (none, but in a round robin: the
+        games of a player who left before playing half of them). Published results show
+        them as annulled, not as wins."""
+        return frozenset()
 
     def check_result(self, state: TournamentState, result: Result) -> None:
         """Raise :class:`PairingError` unless ``result`` can be recorded now: its slot is being
         played (both players known, not a bye, no result yet) and it names those two players."""
         self.resolved_pairings(state.with_result(result))
+
+
+def rerank(lines: Sequence[Standing], unplaced: AbstractSet[EntrantId]) -> list[Standing]:
+    """``lines`` without the ``unplaced`` entrants, ranked again: each keeps its order and
+    ties, and its rank is one more than the number of kept lines ranked strictly better
+    (so a place left by an unplaced player passes down).
+
+    >>> lines = [Standing(1, 7, 1, 3, 0), Standing(2, 8, 2, 2, 1), Standing(3, 9, 3, 1, 2),
+    ...          Standing(3, 5, 4, 1, 2)]
+    >>> [(line.rank, line.entrant) for line in rerank(lines, {8})]
+    [(1, 7), (2, 9), (2, 5)]
+    """
+    kept = [line for line in lines if line.entrant not in unplaced]
+    return [replace(line, rank=1 + sum(1 for other in kept if other.rank < line.rank))
+            for line in kept]
 
 
 def check_seeds(seeds: Sequence[EntrantId]) -> tuple[EntrantId, ...]:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from types import MappingProxyType
@@ -47,6 +48,7 @@ from tournaments.formats.base import (
     check_result_fits,
     check_seeds,
     index_results,
+    rerank,
 )
 from tournaments.formats.seeding import bracket_positions, next_power_of_two
 
@@ -294,12 +296,15 @@ class EliminationFormat(Format):
             )
         return standings
 
-    def placings(self, state: TournamentState) -> list[Placing]:
+    def placings(
+        self, state: TournamentState, unplaced: AbstractSet[EntrantId] = frozenset()
+    ) -> list[Placing]:
         """Places 1 to 4 of every flight whose matches are all decided, flight by flight
         (main, consolation, last chance). Within a flight, players are placed by how far
         they got in it: the final's winner 1st and loser 2nd, then the third-place match if
         one is played, else both semi-final losers share 3rd (double elimination: the
-        losers' final loser is 3rd and the losers' semi-final loser 4th)."""
+        losers' final loser is 3rd and the losers' semi-final loser 4th). ``unplaced``
+        entrants get no place and the places below move up."""
         seeds = check_seeds(state.seeds)
         res = self._resolve(state)
         placings: list[Placing] = []
@@ -315,7 +320,7 @@ class EliminationFormat(Format):
                 entrants = list(dict.fromkeys(e for p in pairings for e in p.entrants))
             placings += [
                 Placing(flight, line.rank, line.entrant)
-                for line in self._ranked(seeds, res, brackets, entrants)
+                for line in rerank(self._ranked(seeds, res, brackets, entrants), unplaced)
                 if line.rank <= 4
             ]
         return placings
@@ -356,6 +361,9 @@ class SingleElimination(EliminationFormat):
     name = "single_elimination"
     label = "Single elimination"
     ranked_brackets = frozenset({Bracket.MAIN, Bracket.THIRD_PLACE})
+    # The main bracket's slot prefix and bracket (a Swiss's knockout stage uses its own).
+    main_prefix: ClassVar[str] = "M"
+    main_bracket: ClassVar[Bracket] = Bracket.MAIN
     option_specs = MappingProxyType(
         {
             "consolation": Option(
@@ -376,13 +384,14 @@ class SingleElimination(EliminationFormat):
 
     def _main_layout(self, seeds: tuple[EntrantId, ...]) -> list[Pairing]:
         """The main bracket and, with ``third_place``, its third-place match."""
-        main = knockout(seeds, "M", Bracket.MAIN)
+        main = knockout(seeds, self.main_prefix, self.main_bracket)
         if not self.options["third_place"] or len(seeds) < 3:
             return main
         rounds = main[-1].round
         semis = [pairing.slot for pairing in main if pairing.round == rounds - 1]
         third = Pairing("3P", rounds, Bracket.THIRD_PLACE, *map(SlotRef.loser_of, semis))
-        return without_dead_byes([*main, third], keep_byes=lambda p: p.bracket is Bracket.MAIN)
+        return without_dead_byes([*main, third],
+                                 keep_byes=lambda p: p.bracket is self.main_bracket)
 
     def _build_layout(self, seeds: tuple[EntrantId, ...]) -> list[Pairing]:
         main = self._main_layout(seeds)
@@ -436,7 +445,7 @@ class SingleElimination(EliminationFormat):
         return decided.winner if decided and isinstance(decided.winner, int) else None
 
     def champion(self, state: TournamentState) -> EntrantId | None:
-        return self._bracket_champion(state, Bracket.MAIN)
+        return self._bracket_champion(state, self.main_bracket)
 
     def consolation_champion(self, state: TournamentState) -> EntrantId | None:
         """The consolation winner once that bracket is done; None before, or if there is none."""

@@ -108,6 +108,11 @@ class RoundRobin(Format):
     def resolved_pairings(self, state: TournamentState) -> list[Pairing]:
         return self._resolved(state)[0]
 
+    def annulled_results(self, state: TournamentState) -> frozenset[str]:
+        """The slots of the recorded results of players whose results are annulled."""
+        _schedule, results = self._checked(state)
+        return frozenset(results) - frozenset(self._resolved(state)[1])
+
     def next_pairings(self, state: TournamentState) -> list[Pairing]:
         schedule, _, _ = self._resolved(state)
         results = self._checked(state)[1]

@@ -9,6 +9,7 @@ open pages after commit. The package, along its seams:
 - :mod:`~tournaments.services.bracket` — the bracket manager: format answers → rows, and
   :func:`~tournaments.services.bracket.settle`, the one decide → close table → advance →
   announce sequence every result goes through;
+- :mod:`~tournaments.services.creation` — a new tournament from a template;
 - :mod:`~tournaments.services.lifecycle` — one tournament's registration, check-in, seeding,
   start, next round;
 - :mod:`~tournaments.services.results` — matches played online, the director's override;
@@ -17,6 +18,9 @@ open pages after commit. The package, along its seams:
 - :mod:`~tournaments.services.withdrawals` — withdrawals and disqualifications;
 - :mod:`~tournaments.services.room` — table numbers, round start times, late entries;
 - :mod:`~tournaments.services.money` — paid marks and side pools (bookkeeping only);
+- :mod:`~tournaments.services.hand_edits` — the director's swaps, re-pairings and
+  take-backs of a round not yet started;
+- :mod:`~tournaments.services.players` — club ratings, and the players list as CSV;
 - :mod:`~tournaments.services.divisions` — an event's divisions: placing players, starting;
   and the entry points (register, check in, open, start) that route an event to its
   divisions and a plain tournament to :mod:`~tournaments.services.lifecycle`.
@@ -24,6 +28,10 @@ open pages after commit. The package, along its seams:
 Lock order, everywhere: match → table → tournament (the match-play finisher holds the match
 and tells us through ``match_finished``). A service here that must end a live match (a
 withdrawal, an override) calls :mod:`matches.services` *before* locking the tournament.
+
+Who may call what is one table, :data:`tournaments.permissions.RIGHTS`; each service checks
+its caller's role itself (``require_director``, ``require_referee``, ``require_club_director``)
+and :func:`tournaments.permissions.allowed_actions` offers a user exactly those actions.
 
 The rules, as a director reads them, are in ``docs/tournaments.md`` and on the site's
 "Rules for directors" page. In short:
@@ -39,6 +47,7 @@ The rules, as a director reads them, are in ``docs/tournaments.md`` and on the s
 """
 
 from tournaments.services.common import TournamentError
+from tournaments.services.creation import tournament_create_from_template
 from tournaments.services.divisions import (
     division_assign,
     entry_check_in,
@@ -47,9 +56,17 @@ from tournaments.services.divisions import (
     tournament_open_registration,
     tournament_start,
 )
+from tournaments.services.hand_edits import pairing_swap, round_repair, round_undo
 from tournaments.services.lifecycle import tournament_pair_next_round, tournament_reseed
 from tournaments.services.money import entry_set_paid, side_pool_enter
 from tournaments.services.no_shows import forfeit_no_shows, no_show_due, pairing_forfeit_no_show
+from tournaments.services.players import (
+    ImportLine,
+    ImportReport,
+    player_set_rating,
+    players_export,
+    players_import,
+)
 from tournaments.services.reports import (
     pairing_confirm,
     pairing_enter_result,
@@ -66,6 +83,8 @@ from tournaments.services.room import entry_register_late, pairing_set_board, ro
 from tournaments.services.withdrawals import entry_reinstate, entry_withdraw, player_withdraw
 
 __all__ = [
+    "ImportLine",
+    "ImportReport",
     "TournamentError",
     "division_assign",
     "entry_check_in",
@@ -86,9 +105,16 @@ __all__ = [
     "pairing_reject_report",
     "pairing_set_board",
     "pairing_report",
+    "pairing_swap",
+    "player_set_rating",
     "player_withdraw",
+    "players_export",
+    "players_import",
+    "round_repair",
     "round_set_start",
+    "round_undo",
     "side_pool_enter",
+    "tournament_create_from_template",
     "tournament_open_check_in",
     "tournament_open_registration",
     "tournament_pair_next_round",

@@ -27,7 +27,7 @@ from tournaments.models import (
     Tournament,
     TournamentStatus,
 )
-from tournaments.selectors import format_state
+from tournaments.selectors import format_state, placed_champion
 from tournaments.services.common import (
     TournamentError,
     announce,
@@ -100,7 +100,8 @@ def advance(tournament: Tournament, *, release: bool = False, actor: Any = None)
             by_slot = {row.slot: row for row in rows}
             next_order = max((row.order for row in rows), default=-1) + 1
             if gated:
-                ready = [p for p in ready if p.round <= release_up_to]
+                ready = [p for p in ready if tournament.round_sequence(
+                    p.bracket.value, p.round) <= release_up_to]
             for pairing in ready:
                 if pairing.slot not in by_slot:
                     by_slot[pairing.slot] = store_pairing(
@@ -139,7 +140,7 @@ def advance(tournament: Tournament, *, release: bool = False, actor: Any = None)
                         row.save()
                         changed = False
                     decided_any |= open_pairing(tournament, row, entries)
-                    number = row.round.number
+                    number = tournament.round_sequence(row.round.bracket, row.round.number)
                     if number > tournament.current_round and not tournament.is_elimination:
                         tournament.current_round = number
                         tournament.save(update_fields=["current_round"])
@@ -241,10 +242,10 @@ def finish_if_done(tournament: Tournament, fmt: formats.Format, *, actor: Any) -
                 TournamentStatus.RUNNING, None, None)
             tournament.save(update_fields=["status", "champion", "finished_at"])
         return
-    champion_id = fmt.champion(state)
-    if tournament.status == TournamentStatus.FINISHED and tournament.champion_id == champion_id:
+    tournament.status = TournamentStatus.FINISHED  # who never sat down is known from here
+    champion_id = placed_champion(tournament, fmt, state)
+    if tournament.finished_at is not None and tournament.champion_id == champion_id:
         return
-    tournament.status = TournamentStatus.FINISHED
     tournament.champion_id = champion_id
     tournament.finished_at = tournament.finished_at or timezone.now()
     tournament.save(update_fields=["status", "champion", "finished_at"])
@@ -326,7 +327,9 @@ def repair_dependents(tournament: Tournament) -> None:
     fmt = format_for(tournament)
     rows = {r.slot: r for r in tournament.pairings.select_related("round")}
     for pairing in fmt.resolved_pairings(format_state(tournament, list(rows.values()))):
-        stored = rows[pairing.slot]
+        stored = rows.get(pairing.slot)
+        if stored is None:  # not paired yet: advance stores it when it comes
+            continue
         sides = (formats.side_notation(pairing.a), formats.side_notation(pairing.b))
         if sides == (stored.side_a, stored.side_b):
             continue

@@ -248,7 +248,9 @@ def _check_correction(tournament: Tournament, row: Pairing,
         raise TournamentError("depends", str(error)) from error
     stored_by_slot = {r.slot: r for r in rows}
     for pairing in resolved:
-        stored = stored_by_slot[pairing.slot]
+        stored = stored_by_slot.get(pairing.slot)
+        if stored is None:  # not paired yet (a Swiss cut's knockout to come)
+            continue
         sides = (formats.side_notation(pairing.a), formats.side_notation(pairing.b))
         if (sides != (stored.side_a, stored.side_b) and stored.status == PairingStatus.PAIRED
                 and stored.table_id is not None

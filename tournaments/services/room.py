@@ -12,6 +12,7 @@ allows it:
   lowest-seeded player's bye (standard seeding puts seed N + 1 there), provided nothing
   played depends on that bye: the bye holder's next match must not have started.
 - Round robin: never (the schedule is fixed at the start).
+- Swiss with a cut: as a Swiss, until the knockout is drawn.
 
 Whatever the format, the entry is refused unless every result already recorded still
 stands in the new draw.
@@ -36,6 +37,7 @@ from tournaments.models import (
     PairingStatus,
     TournamentStatus,
 )
+from tournaments.notices import notify_after_commit
 from tournaments.selectors import format_state, seeded_entry_ids
 from tournaments.services.bracket import advance, repair_dependents, store_pairing
 from tournaments.services.common import (
@@ -54,7 +56,8 @@ from tournaments.services.common import (
 def round_set_start(*, tournament_id: int, bracket: str, number: int,
                     starts_at: datetime | None, actor: Any = None) -> None:
     """Call round ``number`` of ``bracket`` for ``starts_at`` (None: no time): shown on the
-    bracket, the score cards and the players' notices."""
+    bracket, the projector, the score cards and the players' notices, pushed live to the
+    tournament's pages and to the round's paired players."""
     tournament = locked(tournament_id)
     require_director(actor, tournament)
     updated = tournament.rounds.filter(bracket=bracket, number=number).update(
@@ -64,6 +67,10 @@ def round_set_start(*, tournament_id: int, bracket: str, number: int,
     log_action(tournament, "round_start_set", actor=actor, bracket=bracket, number=number,
                starts_at=starts_at.isoformat() if starts_at else None)
     announce(tournament)
+    paired = tournament.pairings.filter(round__bracket=bracket, round__number=number,
+                                        status=PairingStatus.PAIRED)
+    notify_after_commit([player_id for pair in paired.values_list(
+        "entry_a__player_id", "entry_b__player_id") for player_id in pair if player_id])
 
 
 @transaction.atomic
@@ -105,6 +112,9 @@ def entry_register_late(*, tournament_id: int, player: Player, actor: Any = None
     if tournament.format == FormatName.ROUND_ROBIN:
         raise TournamentError("late_entry_not_allowed",
                               "A round robin's schedule is fixed at the start: no late entry.")
+    if tournament.format == FormatName.SWISS_CUT and tournament.rounds.filter(
+            bracket=formats.Bracket.KNOCKOUT.value).exists():
+        raise TournamentError("too_late", "The knockout is drawn: the cut is made.")
     fmt = format_for(tournament)
     seeds = seeded_entry_ids(tournament)
     if tournament.is_elimination and len(seeds) + 1 > formats.next_power_of_two(len(seeds)):

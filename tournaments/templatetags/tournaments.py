@@ -53,6 +53,7 @@ def pairing_notices(context: dict[str, Any]) -> dict[str, Any]:
         "sit": _("Sit down"),
         "report": _("Report the result"),
         "ready": _("Your tournament match is ready"),
+        "starts": _("starts {time}"),
     }
     return {"show": True, "notices": notices_for(Player.objects.filter(user=user).first()),
             "strings": {key: str(value) for key, value in strings.items()}}

@@ -1,0 +1,111 @@
+"""Creating a tournament from a template: the shapes clubs run, ready for registration.
+
+A template fixes the format, its options and the match lengths by round; the director gives
+the name and may change the few things that vary from one evening to the next (match
+lengths, the number of Swiss rounds, over the board, a field limit, the entry fee). The new
+tournament is a draft directed by its creator; everything else (the table template, money,
+divisions) keeps the model's defaults and stays configurable in the admin.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import FormatName, SeedingMethod, Tournament
+from tournaments.services.common import TournamentError, check_configuration, log_action
+
+CREATE_PERMISSION = "tournaments.add_tournament"
+
+
+@dataclass(frozen=True)
+class Template:
+    key: str
+    label: str | Promise
+    format: str
+    options: dict[str, Any] = field(default_factory=dict)
+    match_lengths: tuple[int, ...] = (5,)
+
+
+TEMPLATES: dict[str, Template] = {t.key: t for t in (
+    Template("swiss_5", _("Swiss, 5 rounds"), FormatName.SWISS, {"rounds": 5}, (5,)),
+    Template("swiss_cut_8", _("Swiss, 5 rounds, then a top-8 knockout"), FormatName.SWISS_CUT,
+             {"rounds": 5, "cut": 8}, (5,)),
+    Template("single_elimination", _("Single elimination"), FormatName.SINGLE_ELIMINATION,
+             {}, (5, 5, 7)),
+    Template("single_elimination_consolation", _("Single elimination with consolation"),
+             FormatName.SINGLE_ELIMINATION, {"consolation": True, "third_place": True},
+             (5, 5, 7)),
+    Template("double_elimination", _("Double elimination"), FormatName.DOUBLE_ELIMINATION,
+             {"bracket_reset": True}, (5, 5, 7)),
+    Template("round_robin", _("Round robin"), FormatName.ROUND_ROBIN, {}, (5,)),
+    Template("progressive_consolation", _("Progressive consolation"),
+             FormatName.PROGRESSIVE_CONSOLATION, {"entry_rounds": 2}, (5, 5, 7)),
+)}
+
+
+def can_create(user: Any) -> bool:
+    """Who may create tournaments: a user with ``tournaments.add_tournament`` (a superuser,
+    or a staff member given it)."""
+    return bool(user is not None and getattr(user, "is_authenticated", False)
+                and user.is_active and user.has_perm(CREATE_PERMISSION))
+
+
+@transaction.atomic
+def tournament_create_from_template(
+    *, template: str, name: str, actor: Any, description: str = "",
+    match_lengths: list[int] | None = None, rounds: int | None = None,
+    over_the_board: bool = False, max_entries: int | None = None,
+    entry_fee: Decimal | None = None, seeding: str = SeedingMethod.RATING,
+    auto_pair: bool = True,
+) -> Tournament:
+    """A draft tournament shaped by ``template`` (:data:`TEMPLATES`), directed by ``actor``.
+
+    Raises :class:`TournamentError`: ``forbidden`` (not allowed to create), ``bad_request``
+    (no name, no such template, seeding or a negative fee), ``bad_option`` (``rounds`` for a
+    format without rounds, or out of range) or ``bad_match_lengths``; nothing is created then.
+    """
+    if not can_create(actor):
+        raise TournamentError("forbidden", "Only a director may create tournaments.")
+    chosen = TEMPLATES.get(template)
+    if chosen is None:
+        raise TournamentError("bad_request", f"There is no template {template!r}.",
+                              field="template")
+    name = (name or "").strip()
+    if not name or len(name) > 120:
+        raise TournamentError("bad_request", "A tournament needs a name of 1 to 120 characters.",
+                              field="name")
+    if seeding not in SeedingMethod.values or seeding == SeedingMethod.MANUAL:
+        raise TournamentError("bad_request", "Seeding is by rating or by a random draw.",
+                              field="seeding")
+    if entry_fee is not None and entry_fee < 0:
+        raise TournamentError("bad_request", "An entry fee is not negative.", field="entry_fee")
+    if max_entries is not None and max_entries < 2:
+        raise TournamentError("bad_request", "A field limit is at least two players.",
+                              field="max_entries")
+    options = dict(chosen.options)
+    if rounds is not None:
+        if "rounds" not in options:
+            raise TournamentError("bad_option", "Only a Swiss has a number of rounds.",
+                                  field="rounds")
+        if not 1 <= rounds <= 30:
+            raise TournamentError("bad_option", "A Swiss has 1 to 30 rounds.", field="rounds")
+        options["rounds"] = rounds
+    tournament = Tournament(
+        name=name, description=description or "", director=actor, format=chosen.format,
+        format_options=options, seeding=seeding, over_the_board=over_the_board,
+        max_entries=max_entries, auto_pair=auto_pair,
+        match_lengths=list(match_lengths) if match_lengths else list(chosen.match_lengths),
+    )
+    if entry_fee is not None:
+        tournament.entry_fee = entry_fee
+    check_configuration(tournament)
+    tournament.save()
+    log_action(tournament, "created", actor=actor, template=template, format=chosen.format,
+               options=options, match_lengths=tournament.match_lengths)
+    return tournament
