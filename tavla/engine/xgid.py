@@ -149,7 +149,7 @@ def _integer(fields: list[str], index: int, low: int, high: int) -> int:
     return value
 
 
-def _board(text: str) -> tuple[list[int], list[int]]:
+def _board(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """(bottom, top) counts of the 26-character board field."""
     if len(text) != 26:
         raise InvalidXgidError(
@@ -179,7 +179,7 @@ def _board(text: str) -> tuple[list[int], list[int]]:
                                    f"checkers: at most {CHECKERS}")
     if not any(bottom) and not any(top):
         raise InvalidXgidError("the XGID board holds no checker")
-    return bottom, top
+    return tuple(bottom), tuple(top)
 
 
 def parse_xgid(text: str) -> Xgid:
