@@ -19,7 +19,7 @@ const note = $('board-note');
 const POLL_MS = 500;
 let asked = 0;  // the question on screen: an older answer arriving late is not shown
 
-const setup = createSetup($('setup-board'), { words, onChange: rewriteXgid });
+const setup = createSetup($('board'), { words, onChange: rewriteXgid });
 setup.set(sides(START_BOARD, 0));
 
 /** After a drag: the XGID field says the new board, the rest of its fields kept. */

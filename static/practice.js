@@ -18,7 +18,7 @@ const summary = $('drill-summary');
 let item = null;
 let complete = null;
 
-const board = createBoard($('drill-board'), {
+const board = createBoard($('board'), {
   words,
   onChange(change) {
     complete = change.complete;
@@ -63,10 +63,10 @@ function showItem(data) {
   root.dataset.state = item ? 'question' : 'empty';
   if (!item) {
     prompt.textContent = data.items ? fmt('nothing_due', { time: new Date(data.next_due_at).toLocaleString(words.lang) }) : t('no_items');
-    $('drill-board').hidden = true;
+    $('board').hidden = true;
     return;
   }
-  $('drill-board').hidden = false;
+  $('board').hidden = false;
   board.set({ state: state(item, item.question === 'checker'), bottom: 0, interactive: item.question === 'checker' });
   board.flush();
   const score = item.match_length ? fmt('score_line', { a: num(item.score[0]), b: num(item.score[1]), n: num(item.match_length) }) : t('money');

@@ -143,7 +143,7 @@ def test_the_practice_page_embeds_the_next_item(
     client.force_login(person.user)
     page = client.get("/practice/")
     assert page.status_code == 200
-    assert b'id="practice-data"' in page.content and b"drill-board" in page.content
+    assert b'id="practice-data"' in page.content and b"drill-actions" in page.content
 
 
 def test_the_leitner_schedule() -> None:
