@@ -42,6 +42,7 @@ from matches.models import (
     MatchAnalysis,
     MatchStatus,
     Player,
+    Table,
 )
 from matches.selectors import board_dict
 from matches.state import load_state
@@ -331,6 +332,21 @@ def hint_question(match: Match, player: Player) -> Question:
                          turn=info.player_on_roll, match_length=info.match_length,
                          score=info.score)
     return Question(position, info, plies=hint_plies())
+
+
+def hints_offered(table: Table, viewer: Player | None) -> Match | None:
+    """The unfinished match at ``table`` where ``viewer`` plays the bot, unrated: where the
+    table page offers the hint button (the server checks again on every request)."""
+    if viewer is None or table.is_rated or table.bots_rated:
+        return None
+    match = Match.objects.filter(table=table, status=MatchStatus.PLAYING).select_related(
+        "player0", "player1").order_by("-pk").first()
+    if match is None:
+        return None
+    seat = match.seat_of(viewer)
+    if seat is None or not match.players()[1 - seat].is_bot:
+        return None
+    return match
 
 
 def hint_plies() -> int:

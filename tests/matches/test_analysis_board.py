@@ -260,3 +260,18 @@ def test_no_hint_when_it_is_the_bots_turn(
     if load_state(match).player_to_act == 1:
         response = login(client, human).post(f"/api/matches/{match.pk}/hint/")
         assert response.status_code == 409 and response.json()["error"] == "no_decision"
+
+
+@pytest.mark.django_db
+def test_the_table_page_offers_the_hint_button_only_where_hints_are_allowed(
+    client: Client, make_player: Callable[..., Player], start_match: Callable[..., Match],
+) -> None:
+    human = make_player()
+    practice = bot_table_create(human=human, strength="beginner", match_length=3)
+    rated = bot_table_create(human=human, strength="beginner", match_length=3, rated=True)
+    bob = make_player()
+    people = start_match(players=(human, bob), dice=[[6, 1]], match_length=3)
+    login(client, human)
+    assert b'id="gnubg-hint"' in client.get(f"/tables/{practice.pk}/").content
+    assert b'id="gnubg-hint"' not in client.get(f"/tables/{rated.pk}/").content
+    assert b'id="gnubg-hint"' not in client.get(f"/tables/{people.table_id}/").content
