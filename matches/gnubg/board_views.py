@@ -12,7 +12,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext as _
 
 from matches import services
-from matches.rest.analysis_board import practice_json
+from matches.gnubg.practice import practice_json
 from matches.ui_strings import board_strings
 
 

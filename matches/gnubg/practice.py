@@ -233,3 +233,11 @@ def drill_answer(*, player: Player, item_id: int, answer: Any) -> dict[str, Any]
     return {"id": item.pk, "right": right, "loss": loss, "answer": answer, "best": best,
             "played": item.played, "played_loss": item.loss, "mark": item.mark,
             "answers": item.answers, "box": item.box, "due_at": item.due_at.isoformat()}
+
+
+def practice_json(player: Player) -> dict[str, Any]:
+    """The drill's summary and the next item due, without its answer (``GET /api/practice/``
+    and the page embed the same); queues the collection of older analyses' items once."""
+    drill_collect_once(player)
+    item = next_item(player)
+    return {**drill_summary(player), "item": item_question(item) if item else None}

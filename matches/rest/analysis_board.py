@@ -26,13 +26,7 @@ from matches.gnubg.board import (
     request_for,
     request_json,
 )
-from matches.gnubg.practice import (
-    drill_answer,
-    drill_collect_once,
-    drill_summary,
-    item_question,
-    next_item,
-)
+from matches.gnubg.practice import drill_answer, practice_json
 from matches.models import AnalysisRequest
 from matches.rest.errors import service_error_response
 from matches.rest.serializers import ErrorSerializer
@@ -192,13 +186,6 @@ class DrillResultSerializer(serializers.Serializer[dict[str, Any]]):
     answers = serializers.DictField()
     box = serializers.IntegerField()
     due_at = serializers.DateTimeField()
-
-
-def practice_json(player: Any) -> dict[str, Any]:
-    """The drill's summary and the next item due (the page embeds the same)."""
-    drill_collect_once(player)
-    item = next_item(player)
-    return {**drill_summary(player), "item": item_question(item) if item else None}
 
 
 class PracticeView(TavlaAPIMixin):
