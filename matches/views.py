@@ -22,6 +22,7 @@ from matches import access, services
 from matches.errors import ServiceError
 from matches.forms import SignUpForm, TableForm
 from matches.gnubg.board import hints_offered
+from matches.gnubg.board_views import analysis_strings
 from matches.models import Match, MatchStatus, Player, Table
 from matches.players import profiles
 from matches.players.rating_graph import rating_graph_svg
@@ -94,6 +95,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         "viewer": viewer,
         "invitation": invitation,
         "hint_match": hints_offered(table, viewer),
+        "hint_strings": analysis_strings(),
     })
 
 

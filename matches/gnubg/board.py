@@ -32,6 +32,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from matches.errors import ServiceError
 from matches.models import (
@@ -185,13 +186,13 @@ def cube_access(info: MatchInfo) -> str:
     not win more than the match)."""
     mover = info.player_on_roll
     if info.cube_owner not in (None, mover):
-        return "The cube belongs to the opponent: the player on roll cannot double."
+        return _("The cube belongs to the opponent: the player on roll cannot double.")
     if info.crawford:
-        return "Nobody doubles in the Crawford game."
+        return _("Nobody doubles in the Crawford game.")
     if info.cube_value >= 64:
-        return "The cube is at 64: it goes no higher."
+        return _("The cube is at 64: it goes no higher.")
     if info.match_length and info.score[mover] + info.cube_value >= info.match_length:
-        return "The cube is dead: the player on roll already wins the match with it."
+        return _("The cube is dead: the player on roll already wins the match with it.")
     return ""
 
 
@@ -210,7 +211,7 @@ def _checked(question: Question) -> Question:
     if question.decision == CUBE:
         problem = cube_access(info)
         if problem:
-            raise _bad(problem + " Choose dice for a checker play instead.", "dice")
+            raise _bad(problem + " " + _("Choose dice for a checker play instead."), "dice")
     return question
 
 
@@ -265,9 +266,9 @@ def _request(*, player: Player, question: Question, kind: str, match: Match | No
     if done is None and in_flight(player) >= requests_per_account():
         raise ServiceError(
             "too_many_analyses",
-            f"You already have {requests_per_account()} analysis requests waiting for gnubg "
-            "(the analysis board, hints and your matches' analyses): wait for their answers "
-            "and ask again.")
+            _("You already have %(n)d analysis requests waiting for gnubg (the analysis board, "
+              "hints and your matches' analyses): wait for their answers and ask again.")
+            % {"n": requests_per_account()})
     row = AnalysisRequest.objects.create(
         player=player, kind=kind, key=question.key, position_id=question.position_id,
         gnubg_match_id=question.match_id, decision=question.decision, plies=question.plies,
@@ -289,8 +290,8 @@ def board_request(*, player: Player, question: Question) -> AnalysisRequest:
     if live is not None:
         raise ServiceError(
             "live_position",
-            "This is the position of a match you are playing now: the analysis board does not "
-            "help during your own match. Ask again once the match is over.")
+            _("This is the position of a match you are playing now: the analysis board does "
+              "not help during your own match. Ask again once the match is over."))
     return _request(player=player, question=question, kind=AnalysisRequestKind.BOARD)
 
 
@@ -302,29 +303,29 @@ def hint_question(match: Match, player: Player) -> Question:
     cube access)."""
     seat = match.seat_of(player)
     if seat is None:
-        raise ServiceError("not_a_player", "Only the players of this match may ask for hints.")
+        raise ServiceError("not_a_player", _("Only the players of this match may ask for hints."))
     if match.is_finished:
         raise ServiceError("match_over", "The match is over.")
     opponent = match.players()[1 - seat]
     table = match.table
     if not opponent.is_bot:
         raise ServiceError("hints_not_allowed",
-                           "Hints are given only in practice against the bot, never against "
-                           "a person.")
+                           _("Hints are given only in practice against the bot, never "
+                             "against a person."))
     if table.is_rated or table.bots_rated:
         raise ServiceError("hints_not_allowed",
-                           "Hints are given only in unrated practice: this match is rated.")
+                           _("Hints are given only in unrated practice: this match is rated."))
     state = load_state(match)
     if state.player_to_act != seat or state.resign_offer is not None:
-        raise ServiceError("no_decision", "It is not your decision now: no hint to give.")
+        raise ServiceError("no_decision", _("It is not your decision now: no hint to give."))
     info = match_info(state)
     position = state.position_for(info.player_on_roll)
     phase = state.phase
     if phase is Phase.TURN_START and (not state.may_double() or cube_access(info)):
-        raise ServiceError("no_decision", "You cannot double now: roll the dice, then ask "
-                                          "for a hint on the play.")
+        raise ServiceError("no_decision", _("You cannot double now: roll the dice, then ask "
+                                            "for a hint on the play."))
     if phase not in (Phase.MOVE, Phase.TURN_START, Phase.CUBE_OFFERED):
-        raise ServiceError("no_decision", "There is no decision to hint at now.")
+        raise ServiceError("no_decision", _("There is no decision to hint at now."))
     if phase is Phase.CUBE_OFFERED:
         # The doubled player's take or pass: the doubler's cube decision answers it.
         info = MatchInfo(cube_value=info.cube_value, cube_owner=info.cube_owner,
@@ -383,10 +384,10 @@ def request_json(row: AnalysisRequest) -> dict[str, Any]:
     status = request_status(row)
     detail = ""
     if status == TIMED_OUT:
-        detail = (f"No analysis worker answered within {request_timeout():g} s: ask again "
-                  "later.")
+        detail = _("No analysis worker answered within %(seconds)s s: ask again later.") % {
+            "seconds": f"{request_timeout():g}"}
     elif status == FAILED:
-        detail = "gnubg could not evaluate this position."
+        detail = _("gnubg could not evaluate this position.")
     return {
         "id": row.pk,
         "kind": row.kind,

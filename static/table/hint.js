@@ -7,6 +7,8 @@ const box = document.getElementById('gnubg-hint');
 const note = document.getElementById('gnubg-hint-note');
 const list = document.getElementById('gnubg-hint-plays');
 const POLL_MS = 500;
+const strings = JSON.parse(document.getElementById('hint-strings').textContent);
+const t = (key) => strings[key] ?? key;
 
 function csrf() {
   const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
@@ -25,18 +27,19 @@ function show(data) {
   box.dataset.status = data.status;
   list.replaceChildren();
   if (data.status !== 'ready') {
-    note.textContent = data.status === 'evaluating' ? box.dataset.evaluating : data.detail;
+    note.textContent = data.status === 'evaluating' ? t('evaluating') : data.detail;
     return;
   }
   note.textContent = '';
   const answer = data.answer;
   if (answer.plays) {
     for (const entry of answer.plays.slice(0, 3)) {
-      list.append(item(entry.play ? `${entry.play}  ${entry.equity.toFixed(3)}` : box.dataset.noPlay));
+      list.append(item(entry.play ? `${entry.play}  ${entry.equity.toFixed(3)}` : t('no_play')));
     }
   } else {
     const cube = answer.cube;
-    list.append(item(`${box.dataset.verdict}: ${cube.verdict.replace(/_/g, ' ')}  (${cube.no_double.toFixed(3)} / ${cube.double_take.toFixed(3)} / ${cube.double_pass.toFixed(3)})`));
+    list.append(item(`${t('verdict')}: ${t(`verdict_${cube.verdict}`)}`));
+    for (const key of ['no_double', 'double_take', 'double_pass']) list.append(item(`${t(key)}: ${cube[key].toFixed(3)}`));
   }
 }
 
@@ -55,7 +58,7 @@ async function poll(id) {
 }
 
 document.getElementById('gnubg-hint-ask').addEventListener('click', async () => {
-  note.textContent = box.dataset.evaluating;
+  note.textContent = t('evaluating');
   const response = await fetch(`/api/matches/${box.dataset.matchId}/hint/`, {
     method: 'POST', credentials: 'same-origin',
     headers: { Accept: 'application/json', 'X-CSRFToken': csrf() },
