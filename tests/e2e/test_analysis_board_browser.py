@@ -67,6 +67,30 @@ def test_a_pasted_xgid_gets_gnubgs_ranked_plays_and_a_link_to_share(
     other.wait_for_selector("#board-result[data-status='ready'] table.ranked-plays")
     assert other.locator("table.ranked-plays tbody tr").count() == rows.count()
 
+    # Set up a position by dragging: from the start, one checker from 13 to 11 (board
+    # coordinates: point 11 is the second column from the left, bottom row).
+    page.click("#setup-start")
+    page.locator("#board").evaluate("board => board.scrollIntoView({block: 'start'})")
+    source = page.locator("#board circle.checker[data-point='13']").first.bounding_box()
+    board = page.locator("#board").bounding_box()
+    assert source is not None and board is not None
+    scale = board["width"] / 992
+    page.mouse.move(source["x"] + source["width"] / 2, source["y"] + source["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(board["x"] + 116 * scale, board["y"] + 560 * scale, steps=8)
+    page.mouse.move(board["x"] + 116 * scale, board["y"] + 640 * scale, steps=8)
+    page.mouse.up()
+    assert page.locator("#board circle.checker[data-point='11']").count() == 1, errors
+    xgid = page.input_value("#xgid")
+    assert xgid.startswith("XGID=-b----E-C--AeD---c-e----B-:"), xgid
+    page.check("input[name=roll][value=dice]")
+    page.select_option("select[name=die1]", "6")
+    page.select_option("select[name=die2]", "4")
+    page.click("#board-ask")
+    page.wait_for_selector("#board-result[data-status='ready'] table.ranked-plays",
+                           timeout=120_000)
+    assert "%3A64%3A" in page.url or ":64:" in page.url  # the dice are in the link
+
     # A bad XGID is a clear error on the page.
     page.fill("#xgid", "XGID=nonsense")
     page.click("#board-ask")
