@@ -89,9 +89,12 @@ function showItem(data) {
 
 const fixed = (x) => num(Number(x).toFixed(3));
 
+// What the analysis recorded as played, in the answers' words ("drop" is a pass).
+const PLAYED = { take: 'take', drop: 'pass', double: 'double', 'no double': 'no_double' };
+
 function answerWord(answer) {
   if (item.question === 'checker') return answer || t('no_play');
-  return t(`answer_${answer}`);
+  return t(`answer_${PLAYED[answer] || answer}`);
 }
 
 function showResult(result) {
@@ -103,7 +106,7 @@ function showResult(result) {
     html('p', { class: 'best', text: fmt('best_was', { best: answerWord(result.best) }) }),
   ];
   if (!result.right) lines.push(html('p', { class: 'loss', text: fmt('you_lost', { loss: fixed(result.loss) }) }));
-  lines.push(html('p', { class: 'played', text: fmt('you_played', { played: result.played, loss: fixed(result.played_loss) }) }));
+  lines.push(html('p', { class: 'played', text: fmt('you_played', { played: answerWord(result.played), loss: fixed(result.played_loss) }) }));
   if (result.answers.plays) {
     const rows = result.answers.plays.slice(0, 5).map((entry, i) => html('tr', { class: i === 0 ? 'best' : null },
       html('td', {}, html('bdi', { text: entry.play || t('no_play') })), html('td', { text: fixed(entry.equity) }),

@@ -4,6 +4,7 @@ plays and a link that shows them again; a drill item is answered on a phone's sc
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,7 +14,7 @@ from django.utils import timezone
 
 from matches import services
 from matches.models import DrillItem, Match, MatchStatus
-from tavla.analysis.board import ranked_plays
+from tavla.analysis.board import cube_answer_from, ranked_plays
 from tavla.engine import MatchInfo, Position, encode_match_id
 from tests.conftest import CeleryWorkerProcess, start_celery_worker, subprocess_env
 from tests.e2e.servers import WebServer, start_web_server
@@ -152,4 +153,35 @@ def test_a_drill_item_is_answered_on_a_phone(
     item.refresh_from_db()
     assert item.box == 2 and item.reviews == 1 and item.right == 1
     assert errors == []
+    context.close()
+
+
+@pytest.mark.parametrize("locale", ["fa-IR", "tr-TR"])
+def test_a_cube_drill_item_in_persian_and_turkish_on_a_phone(
+        board_server: tuple[WebServer, CeleryWorkerProcess], browser: Any, locale: str) -> None:
+    server, _worker = board_server
+    item = _drill_item(f"cube-{locale[:2]}")
+    # The same position as a double to take or pass, as the analysis stores it.
+    answers = cube_answer_from(0.42, 0.61, 1.0)
+    DrillItem.objects.filter(pk=item.pk).update(
+        kind="take", played="drop", best="take", answers=answers,
+        gnubg_match_id=encode_match_id(MatchInfo(cube_value=1, player_on_roll=1, turn=0,
+                                                 double_offered=True, match_length=5)))
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                                  has_touch=True, locale=locale)
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    log_in(page, server, f"cube-{locale[:2]}")
+    page.goto(f"{server.url}/practice/")
+    page.wait_for_selector("#practice[data-state='question']")
+    page.locator("#drill-take").tap()
+    page.wait_for_selector("#practice[data-state='answered']")
+    assert page.locator("#drill-outcome .verdict").get_attribute("data-right") == "true"
+    shown = " ".join(page.locator(selector).inner_text() for selector in (
+        "#drill-summary", "#drill-question", "#drill-outcome"))
+    english = ("Right", "Wrong", "take", "Take", "pass", "Pass", "Box", "due", "Score",
+               "match", "doubled", "played", "best")
+    assert not [word for word in english if re.search(rf"\b{word}\b", shown)], shown
+    if locale.startswith("fa"):  # Persian: no Latin word at all but the program's name
+        assert not re.search(r"[A-Za-z]{2,}", shown.replace("gnubg", "")), shown
     context.close()
