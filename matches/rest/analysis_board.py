@@ -60,7 +60,7 @@ class BoardQuestionSerializer(serializers.Serializer[dict[str, Any]]):
 
 class AnalysisRequestSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField()
-    kind = serializers.ChoiceField(["board", "hint"])
+    kind = serializers.CharField(help_text="board or hint.")
     status = serializers.ChoiceField(["evaluating", "ready", "timed_out", "failed"])
     decision = serializers.ChoiceField(["checker", "cube"])
     plies = serializers.IntegerField()
@@ -144,7 +144,8 @@ class HintView(TavlaAPIMixin):
 
 class DrillItemSerializer(serializers.Serializer[dict[str, Any]]):
     id = serializers.IntegerField()
-    kind = serializers.ChoiceField(["move", "double", "no_double", "take", "drop"])
+    kind = serializers.CharField(help_text="The decision of the match, as the analysis "
+                                 "calls it: move, double, no_double, take or drop.")
     question = serializers.ChoiceField(["checker", "double", "take"])
     board = serializers.DictField()
     dice = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
