@@ -5,6 +5,7 @@ plays and a link that shows them again; a drill item is answered on a phone's sc
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,7 +14,9 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 
 from matches import services
+from matches.gnubg.bots import bot_table_create
 from matches.models import DrillItem, Match, MatchStatus
+from matches.state import load_state
 from tavla.analysis.board import cube_answer_from, ranked_plays
 from tavla.engine import MatchInfo, Position, encode_match_id
 from tests.conftest import CeleryWorkerProcess, start_celery_worker, subprocess_env
@@ -30,9 +33,9 @@ OPENING_52 = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10"
 def board_server(django_db_setup: None, django_db_blocker: Any
                  ) -> Iterator[tuple[WebServer, CeleryWorkerProcess]]:
     with django_db_blocker.unblock():
-        env = subprocess_env()
+        env = subprocess_env(TAVLA_BOT_PAUSE="0.05,0.1")
     server = start_web_server(env, name="e2e-analysis-board")
-    worker = start_celery_worker(env, name="e2e-analysis", queues="analysis")
+    worker = start_celery_worker(env, name="e2e-analysis", queues="analysis,bots")
     try:
         yield server, worker
     finally:
@@ -184,4 +187,33 @@ def test_a_cube_drill_item_in_persian_and_turkish_on_a_phone(
     assert not [word for word in english if re.search(rf"\b{word}\b", shown)], shown
     if locale.startswith("fa"):  # Persian: no Latin word at all but the program's name
         assert not re.search(r"[A-Za-z]{2,}", shown.replace("gnubg", "")), shown
+    context.close()
+
+
+def test_the_hint_appears_only_in_unrated_practice_against_the_bot(
+        board_server: tuple[WebServer, CeleryWorkerProcess], browser: Any) -> None:
+    server, worker = board_server
+    user = User.objects.create_user("hilda", password=PASSWORD)
+    human = services.player_for_user(user)
+    practice = bot_table_create(human=human, strength="beginner", match_length=3)
+    rated = bot_table_create(human=human, strength="beginner", match_length=3, rated=True)
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    log_in(page, server, "hilda")
+    page.goto(f"{server.url}/tables/{rated.pk}/")
+    page.wait_for_selector("#table-page[data-connection='live']")
+    assert page.locator("#gnubg-hint").count() == 0
+    page.goto(f"{server.url}/tables/{practice.pk}/")
+    page.wait_for_selector("#table-page[data-connection='live']")
+    match = Match.objects.get(table=practice)
+    deadline = time.monotonic() + 120
+    while load_state(match).player_to_act != 0:  # the bot (on the worker) acts first
+        assert time.monotonic() < deadline, worker.log()[-3000:]
+        time.sleep(0.2)
+        match.refresh_from_db()
+    page.click("#gnubg-hint-ask")
+    page.wait_for_selector("#gnubg-hint[data-status='ready'] #gnubg-hint-plays li",
+                           timeout=120_000)
+    assert page.locator("#gnubg-hint-plays li").count() >= 1
     context.close()
