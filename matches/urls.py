@@ -3,7 +3,7 @@
 from django.urls import path
 
 from matches import views
-from matches.gnubg import bot_views
+from matches.gnubg import board_views, bot_views
 
 urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
@@ -14,6 +14,8 @@ urlpatterns = [
     path("tables/<int:table_id>/stand/", views.table_stand, name="table-stand"),
     path("tables/<int:table_id>/invite/", views.table_invite, name="table-invite"),
     path("matches/<int:match_id>/", views.match_review, name="match-review"),
+    path("analysis/board/", board_views.analysis_board, name="analysis-board"),
+    path("practice/", board_views.practice, name="practice"),
     path("accounts/signup/", views.signup, name="signup"),
     path("players/me/", views.my_page, name="player-me"),
     path("players/<int:player_id>/", views.player_page, name="player"),

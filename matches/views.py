@@ -21,6 +21,8 @@ from django.views.decorators.http import require_POST
 from matches import access, services
 from matches.errors import ServiceError
 from matches.forms import SignUpForm, TableForm
+from matches.gnubg.board import hints_offered
+from matches.gnubg.board_views import analysis_strings
 from matches.models import Match, MatchStatus, Player, Table
 from matches.players import profiles
 from matches.players.rating_graph import rating_graph_svg
@@ -92,6 +94,8 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         "strings": board_strings(),
         "viewer": viewer,
         "invitation": invitation,
+        "hint_match": hints_offered(table, viewer),
+        "hint_strings": analysis_strings(),
     })
 
 

@@ -36,10 +36,12 @@ QUEUES: Final[tuple[WorkerQueue, ...]] = (
                 purpose="everything else: heartbeat, tournament no-shows"),
     WorkerQueue(CLOCK_QUEUE, ("matches.sweep_expired_clocks",), concurrency=1,
                 purpose="the clock sweep: flags and grace forfeits"),
-    WorkerQueue(ANALYSIS_QUEUE, ("matches.analyse_match", "matches.adjudication_chances"),
+    WorkerQueue(ANALYSIS_QUEUE, ("matches.analyse_match", "matches.adjudication_chances",
+                                 "matches.answer_analysis_request", "matches.collect_drill"),
                 concurrency=1,
-                purpose="gnubg's analysis of finished matches (seconds of CPU each) and a "
-                        "referee's adjudication figures"),
+                purpose="gnubg's analysis of finished matches (seconds of CPU each), a "
+                        "referee's adjudication figures, the analysis board's and hints' "
+                        "answers and the practice drill's items"),
     WorkerQueue(BOTS_QUEUE, ("matches.bot_turn",), concurrency=1,
                 purpose="bots' moves: gnubg chooses, the services apply"),
 )

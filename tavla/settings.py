@@ -326,6 +326,12 @@ if TAVLA_SCRIPTED_DICE and not DEBUG:
 TAVLA_ANALYSIS_PLIES = int(os.environ.get("TAVLA_ANALYSIS_PLIES", "0"))
 # How long a referee's adjudication page waits for an analysis worker's figures.
 TAVLA_ADJUDICATION_HELP_SECONDS = float(os.environ.get("TAVLA_ADJUDICATION_HELP_SECONDS", "20"))
+# Analysis requests of one account that may wait for a worker at once (the analysis board,
+# hints, and the analyses of the account's finished matches), and how long a request counts
+# (and the page waits) before it is given up (docs/analysis.md).
+TAVLA_ANALYSIS_REQUESTS_PER_ACCOUNT = int(
+    os.environ.get("TAVLA_ANALYSIS_REQUESTS_PER_ACCOUNT", "2"))
+TAVLA_ANALYSIS_REQUEST_SECONDS = float(os.environ.get("TAVLA_ANALYSIS_REQUEST_SECONDS", "60"))
 TAVLA_ANALYSE_FINISHED_MATCHES = env_bool("TAVLA_ANALYSE_FINISHED_MATCHES", True)
 # A bot's human-like pause before each action, seconds (low, high) (matches/gnubg/bots.py).
 TAVLA_BOT_PAUSE = tuple(

@@ -24,7 +24,8 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 # The modules that evaluate: only workers (and the analysis command line) import them.
 EVALUATING = {
     "matches.gnubg.evaluation",
-    "tavla.analysis.adjudication", "tavla.analysis.analyse", "tavla.analysis.bots",
+    "tavla.analysis.adjudication", "tavla.analysis.analyse", "tavla.analysis.board",
+    "tavla.analysis.bots",
     "tavla.analysis.cli", "tavla.analysis.evaluator", "tavla.analysis.__main__",
 }
 

@@ -1,5 +1,6 @@
 """Everything of the site that evaluates with GNU Backgammon: a finished match's analysis,
-a bot's turn and a referee's adjudication figures.
+a bot's turn, a referee's adjudication figures, the analysis board's and hints' answers and
+the practice drill's items.
 
 Only the workers of the analysis and bot queues load this module: the tasks of
 :mod:`matches.gnubg.tasks` import it when they run, and a web process refuses to load
@@ -21,12 +22,23 @@ from matches.audit import mat_export
 from matches.errors import ServiceError
 from matches.gnubg.adjudication import store_answer
 from matches.gnubg.analysis import analysis_plies
-from matches.models import AnalysisStatus, Match, MatchAnalysis
+from matches.gnubg.board import CHECKER
+from matches.gnubg.practice import CUBE_KINDS, DRILL_MARKS, TAKE_KINDS, analyses_of, question_of
+from matches.models import (
+    AnalysisRequest,
+    AnalysisStatus,
+    DrillItem,
+    Match,
+    MatchAnalysis,
+    Player,
+)
 from matches.state import load_state
 from tavla.analysis import bots as bot_brain
 from tavla.analysis import read_mat
 from tavla.analysis.adjudication import match_winning_chances
 from tavla.analysis.analyse import analyse_record
+from tavla.analysis.board import cube_answer, cube_answer_from, engine_name, ranked_plays
+from tavla.engine import Position, decode_match_id, encode_match_id
 from tavla.engine.actions import Double, Drop, PlayMove, Take
 from tavla.engine.game import Phase
 from tavla.engine.plays import Play
@@ -90,7 +102,89 @@ def analysis_run(match_id: int) -> MatchAnalysis:
     analysis.finished_at = timezone.now()
     analysis.seconds = time.perf_counter() - started
     analysis.save()
+    try:
+        drill_items_from_analysis(analysis)
+    except Exception:  # noqa: BLE001 - the analysis stands without its drill items
+        logger.exception("could not make the drill items of match %s", match_id)
     return analysis
+
+
+def answer_request(request_id: int) -> AnalysisRequest | None:
+    """Answer the analysis board's or a hint's question ``request_id`` and store the answer
+    on its row (a failure is stored as such). A row already answered is left alone."""
+    row = AnalysisRequest.objects.filter(pk=request_id).first()
+    if row is None or row.status != AnalysisStatus.PENDING:
+        return row
+    try:
+        position = Position.from_id(row.position_id)
+        info = decode_match_id(row.gnubg_match_id)
+        if row.decision == CHECKER:
+            plays = ranked_plays(position, info, info.dice, row.plies)
+            result: dict[str, Any] = {
+                "plays": [{"play": p.play, "equity": p.equity, "loss": p.loss} for p in plays]}
+        else:
+            result = {"cube": cube_answer(position, info, row.plies)}
+        result["engine"] = engine_name()
+    except Exception as error:  # noqa: BLE001 - stored, so the page stops waiting
+        logger.exception("gnubg could not answer analysis request %s", request_id)
+        row.status, row.error = AnalysisStatus.FAILED, f"{type(error).__name__}: {error}"
+        row.finished_at = timezone.now()
+        row.save(update_fields=["status", "error", "finished_at"])
+        return row
+    row.status, row.result, row.finished_at = AnalysisStatus.DONE, result, timezone.now()
+    row.save(update_fields=["status", "result", "finished_at"])
+    return row
+
+
+def drill_items_from_analysis(analysis: MatchAnalysis) -> int:
+    """Make the drill items of ``analysis``: each error or blunder of a person (not a bot)
+    that has none yet. A checker play's item holds gnubg's ranking of every play of the roll
+    at the analysis's depth. Returns how many were made."""
+    if analysis.status != AnalysisStatus.DONE:
+        return 0
+    match = Match.objects.select_related("player0", "player1", "table").get(
+        pk=analysis.match_id)
+    players = match.players()
+    wanted = [d for d in analysis.decisions
+              if d.get("mark") in DRILL_MARKS and not players[d["player"]].is_bot]
+    if not wanted:
+        return 0
+    record = read_mat(mat_export(match))
+    game_index = {game.number: index for index, game in enumerate(record.games)}
+    made = 0
+    for decision in wanted:
+        player = players[decision["player"]]
+        if DrillItem.objects.filter(player=player, match=match, game=decision["game"],
+                                    index=decision["index"]).exists():
+            continue
+        position, info = question_of(record, game_index[decision["game"]], decision)
+        kind = decision["kind"]
+        if kind == "move":
+            plays = ranked_plays(position, info, info.dice, analysis.plies)
+            answers: dict[str, Any] = {
+                "plays": [{"play": p.play, "equity": p.equity, "loss": p.loss} for p in plays]}
+        elif kind in CUBE_KINDS or kind in TAKE_KINDS:
+            cube = decision.get("cube") or {}
+            answers = cube_answer_from(cube["no_double"], cube["double_take"],
+                                       cube["double_pass"])
+        else:
+            continue
+        DrillItem.objects.create(
+            player=player, match=match, game=decision["game"], index=decision["index"],
+            kind=kind, position_id=position.to_id(),
+            gnubg_match_id=encode_match_id(info), played=decision["chosen"][:60],
+            best=decision["best"][:60], loss=decision["loss"], mark=decision["mark"],
+            answers=answers, due_at=timezone.now())
+        made += 1
+    return made
+
+
+def collect_drill(player_id: int) -> int:
+    """Make the drill items of every analysis of ``player_id``'s matches made so far."""
+    player = Player.objects.filter(pk=player_id).first()
+    if player is None:
+        return 0
+    return sum(drill_items_from_analysis(analysis) for analysis in analyses_of(player))
 
 
 

@@ -14,7 +14,9 @@ from typing import Any
 from celery import shared_task
 
 from matches.gnubg.analysis import ANALYSE_MATCH_TASK
+from matches.gnubg.board import ANSWER_TASK
 from matches.gnubg.bots import BOT_TURN_TASK
+from matches.gnubg.practice import COLLECT_TASK
 
 
 @shared_task(name=ANALYSE_MATCH_TASK, ignore_result=True)
@@ -44,3 +46,21 @@ def adjudication_chances(match_id: int, version: int) -> dict[str, Any]:
     chances = adjudication_chances(match_id=match_id, version=version)
     return {"match": match_id, "version": version,
             "chances": None if chances is None else list(chances)}
+
+
+@shared_task(name=ANSWER_TASK, ignore_result=True)
+def answer_analysis_request(request_id: int) -> dict[str, Any]:
+    """Answer an analysis board question or a hint (:mod:`matches.gnubg.board`)."""
+    from matches.gnubg.evaluation import answer_request  # gnubg: in the worker only
+
+    row = answer_request(request_id)
+    return {"request": request_id, "status": None if row is None else row.status}
+
+
+@shared_task(name=COLLECT_TASK, ignore_result=True)
+def collect_drill(player_id: int) -> dict[str, Any]:
+    """Make a player's drill items from their matches analysed so far
+    (:mod:`matches.gnubg.practice`)."""
+    from matches.gnubg.evaluation import collect_drill  # gnubg: in the worker only
+
+    return {"player": player_id, "made": collect_drill(player_id)}

@@ -9,6 +9,13 @@ from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerSplitV
 from rest_framework.routers import SimpleRouter
 
 from matches.rest.analysis import MatchAnalysisView
+from matches.rest.analysis_board import (
+    AnalysisBoardView,
+    AnalysisRequestView,
+    DrillAnswerView,
+    HintView,
+    PracticeView,
+)
 from matches.rest.views import MatchViewSet, PlayerViewSet, TableViewSet, TokenView
 
 router = SimpleRouter()
@@ -19,6 +26,12 @@ router.register("matches", MatchViewSet, basename="api-match")
 urlpatterns = [
     path("token/", TokenView.as_view(), name="api-token"),
     path("matches/<int:pk>/analysis/", MatchAnalysisView.as_view(), name="api-match-analysis"),
+    path("matches/<int:pk>/hint/", HintView.as_view(), name="api-match-hint"),
+    path("analysis/board/", AnalysisBoardView.as_view(), name="api-analysis-board"),
+    path("analysis/requests/<int:pk>/", AnalysisRequestView.as_view(),
+         name="api-analysis-request"),
+    path("practice/", PracticeView.as_view(), name="api-practice"),
+    path("practice/<int:pk>/answer/", DrillAnswerView.as_view(), name="api-practice-answer"),
     # The split view serves its start-up script as a file of its own: no inline script.
     path(
         "docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"

@@ -46,6 +46,7 @@ from tavla.engine.errors import (
     InvalidNotationError,
     InvalidPositionError,
     InvalidPositionIdError,
+    InvalidXgidError,
 )
 from tavla.engine.game import (
     EndReason,
@@ -64,6 +65,7 @@ from tavla.engine.notation import parse_play
 from tavla.engine.plays import Move, Play
 from tavla.engine.position import Position
 from tavla.engine.rules import ResignOffer, Rules
+from tavla.engine.xgid import Xgid, encode_xgid, parse_xgid
 
 __all__ = [
     "AcceptResign",
@@ -113,10 +115,14 @@ __all__ = [
     "InvalidNotationError",
     "InvalidPositionError",
     "InvalidPositionIdError",
+    "InvalidXgidError",
     "Move",
     "Play",
     "Position",
     "draw_board",
     "legal_plays",
     "parse_play",
+    "Xgid",
+    "encode_xgid",
+    "parse_xgid",
 ]

@@ -33,3 +33,7 @@ class IllegalPlayError(EngineError):
 
 class IllegalActionError(EngineError):
     """A game action (roll, double, take, drop, resign, play) not allowed in the current state."""
+
+
+class InvalidXgidError(EngineError):
+    """A string that is not a valid eXtreme Gammon XGID."""
