@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0015_game_record'),
+        ('matches', '0016_player_club_and_rating_set_by_director'),
     ]
 
     operations = [
