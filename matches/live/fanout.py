@@ -29,6 +29,7 @@ from typing import Any, Protocol
 from channels.layers import get_channel_layer
 
 from matches.services.broadcast import states_group
+from tavla import metrics
 
 logger = logging.getLogger(__name__)
 
@@ -126,6 +127,7 @@ class Fanout:
             try:
                 await self.deliver(message)
             except Exception:  # noqa: BLE001 - one bad message must not stop every board
+                metrics.record_error("socket")
                 logger.exception("fan-out: could not deliver a %r message", message.get("type"))
 
     async def deliver(self, message: dict[str, Any]) -> None:
@@ -140,4 +142,6 @@ class Fanout:
             try:
                 await board.push(message)
             except Exception:  # noqa: BLE001 - the other boards still get the state
+                metrics.record_error("socket")
                 logger.exception("fan-out: a board of table %s failed", board.table_id)
+        metrics.PUSHES.inc(len(ordered))
