@@ -71,8 +71,12 @@ def logging_config(log_format: str, level: str) -> dict[str, Any]:
         "handlers": {"console": {"class": "logging.StreamHandler", "formatter": log_format,
                                  "filters": ["ids"]}},
         "root": {"handlers": ["console"], "level": level},
-        # django-axes logs every login at INFO; failures and lockouts are WARNING.
-        "loggers": {"axes": {"level": "WARNING"}},
+        "loggers": {
+            # Django's own console handler would print its lines a second time, unformatted.
+            "django": {"handlers": [], "level": "INFO", "propagate": True},
+            # django-axes logs every login at INFO; failures and lockouts are WARNING.
+            "axes": {"level": "WARNING"},
+        },
     }
 
 

@@ -78,7 +78,7 @@ class TavlaServer(Server):  # type: ignore[misc]  # untyped base
     scope's ``client``) from the TCP peer, or from ``X-Forwarded-For`` from anyone with
     ``--proxy-headers``. Here it is the client a trusted proxy names, and the peer otherwise
     (:func:`tavla.site.proxies.client_address`), for HTTP and WebSockets alike, before the
-    application or the access log sees it."""
+    access log sees it."""
 
     def create_application(self, protocol: Any, scope: dict[str, Any]) -> Any:
         trusted = configured_networks()
@@ -88,8 +88,10 @@ class TavlaServer(Server):  # type: ignore[misc]  # untyped base
                          if name.lower() == b"x-forwarded-for"]
             client = client_address(peer[0], forwarded, trusted)
             if client != peer[0]:
+                # The scope keeps the peer: the application's own middleware sets the client
+                # (tavla.site.proxies) and must see the peer to trust the proxy's other
+                # headers (X-Request-ID, tavla.site.request_ids).
                 protocol.client_addr = [client, peer[1]]
-                scope = {**scope, "client": [client, peer[1]]}
         return super().create_application(protocol, scope)
 
 
