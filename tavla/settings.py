@@ -375,6 +375,12 @@ AXES_IPWARE_META_PRECEDENCE_ORDER = ("REMOTE_ADDR",)
 # separated, e.g. "10.0.0.5,10.0.1.0/24"); none by default: the header is never read.
 TAVLA_TRUSTED_PROXIES = [value.strip() for value in
                          os.environ.get("TAVLA_TRUSTED_PROXIES", "").split(",") if value.strip()]
+# Bounds on what one client may create (docs/protocol.md, "Limits"): tables per account per
+# hour (matches.services.tables; "too_many_tables"), accounts per address per hour (the
+# sign-up page, django-ratelimit in the cache; 429). 0: no bound.
+TAVLA_TABLES_PER_HOUR = int(os.environ.get("TAVLA_TABLES_PER_HOUR", "20"))
+TAVLA_SIGNUPS_PER_HOUR = int(os.environ.get("TAVLA_SIGNUPS_PER_HOUR", "5"))
+
 # /metrics (tavla/site/metrics_view.py): a token to send as "Authorization: Bearer <token>";
 # without one, only these addresses or networks are answered.
 TAVLA_METRICS_TOKEN = os.environ.get("TAVLA_METRICS_TOKEN", "")
