@@ -22,6 +22,7 @@ board and stopped with the last (:meth:`Fanout.of`).
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import weakref
 from typing import Any, Protocol
@@ -81,7 +82,8 @@ class Fanout:
             self.channel = await self.layer.new_channel("boards.")
         if self.task is None or self.task.done():
             self.task = asyncio.get_running_loop().create_task(
-                self._receive(self.channel), name="board-states")
+                self._receive(self.channel), name="board-states",
+                context=contextvars.Context())  # serves every board: no one socket's log ids
         boards = self.tables.get(board.table_id)
         if boards is None:
             boards = self.tables[board.table_id] = {}

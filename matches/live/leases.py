@@ -9,6 +9,7 @@ process dies the renewals stop and the leases end on their own.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import weakref
 
@@ -43,7 +44,8 @@ class Leases:
         self.leases[lease.member] = lease
         if self.task is None or self.task.done():
             self.task = asyncio.get_running_loop().create_task(
-                self._renew(), name="socket-leases")
+                self._renew(), name="socket-leases",
+                context=contextvars.Context())  # for every socket: no one socket's log ids
 
     def remove(self, lease: shared_limits.Lease) -> None:
         self.leases.pop(lease.member, None)

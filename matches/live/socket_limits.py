@@ -3,30 +3,37 @@ into every consumer and sees each socket's raw ASGI events before the consumer d
 
 * **Frame size.** A frame longer than ``TAVLA_SOCKET_MAX_FRAME_BYTES`` (16 KiB; the largest
   legal message is a few hundred bytes) closes the socket with 1009 ("message too big").
-* **Message rate.** Each client (its user or API token, else its address) has a token bucket
-  in each web process, shared by all its sockets (``TAVLA_SOCKET_BURST`` messages at once,
-  refilled at ``TAVLA_SOCKET_RATE`` a second), so closing and reopening a socket gives no
-  fresh allowance. A message over it is dropped and answered
-  ``{"type": "error", "error": "rate_limited"}``; a client that keeps sending anyway (its
-  dropped messages outrun the refill by ``TAVLA_SOCKET_ABUSE`` messages) is closed with 1008
-  ("policy violation"). A dropped message is never parsed, so a flood costs little.
-* **Connections per address.** Opening sockets is limited too: ``TAVLA_SOCKET_CONNECT_BURST``
-  at once per address, refilled at ``TAVLA_SOCKET_CONNECT_RATE`` a second; one more is
-  closed with 1008 before any work is done for it (a flooder that reconnects at once after
-  each 1008 costs next to nothing).
-* **Penalty.** An address one of whose sockets was closed for flooding (here, or by the
-  fuse in daphne's frame reader, ``tavla.site.daphne_protocol``) opens no new socket for
-  ``TAVLA_SOCKET_PENALTY_SECONDS`` (60): each is closed with 1008 before any work is done
-  for it (under daphne the connection is closed at accept already, unread; this check is
-  what refuses it behind a proxy). Sockets already open from that address are not touched.
+* **Message rate.** Each client (below) has a token bucket in each web process, shared by
+  all its sockets (``TAVLA_SOCKET_BURST`` messages at once, refilled at ``TAVLA_SOCKET_RATE``
+  a second), so closing and reopening a socket gives no fresh allowance. A message over it is
+  dropped and answered ``{"type": "error", "error": "rate_limited"}``; a client that keeps
+  sending anyway (its dropped messages outrun the refill by ``TAVLA_SOCKET_ABUSE`` messages)
+  is closed with 1008 ("policy violation"). A dropped message is never parsed, so a flood
+  costs little.
+
+**The client** of a socket is its account (a logged-in user, or an API token) when it has
+one, else its address (behind a proxy of ``TAVLA_TRUSTED_PROXIES``, the client's,
+:mod:`tavla.site.proxies`). The limits below count per client, so a hall of players behind
+one address are as many clients as players, and an abuser is cut off alone. The counts of
+open sockets, the opening rate and the penalties are kept in Redis
+(:mod:`matches.live.shared_limits`) and hold across every web process; the message and read
+buckets are per process (a check per message would cost a Redis round trip each).
+
+* **Opening sockets.** ``TAVLA_SOCKET_CONNECT_BURST`` at once per client, refilled at
+  ``TAVLA_SOCKET_CONNECT_RATE`` a second; one more is closed with 1008 before any work is
+  done for it (a flooder that reconnects at once after each 1008 costs next to nothing).
+* **Penalty.** A client one of whose sockets was closed for flooding (here, or by the fuse in
+  daphne's frame reader, ``tavla.site.daphne_protocol``) opens no new socket for
+  ``TAVLA_SOCKET_PENALTY_SECONDS`` (60): each is closed with 1008 before any work is done for
+  it. A logged-in flooder's account waits, never its address; an anonymous flooder's address
+  waits (and daphne refuses that address's anonymous handshakes at the door already, 403).
+  Sockets already open are not touched.
 * **State reads.** ``sync`` and ``history`` read the database, so they have a bucket of
   their own per client: ``TAVLA_SOCKET_READ_BURST`` (5) at once, refilled at
   ``TAVLA_SOCKET_READ_RATE`` (1) a second; one more is answered ``rate_limited``.
-* **Sockets per client.** At most ``TAVLA_SOCKETS_PER_USER`` open sockets per user (or API
-  token) and ``TAVLA_SOCKETS_PER_ADDRESS`` per client address, per web process; one more is
-  answered ``{"type": "error", "error": "too_many_sockets"}`` and closed with 1008. Behind a
-  reverse proxy listed in ``TAVLA_TRUSTED_PROXIES`` the address is the client's
-  (:mod:`tavla.site.proxies`).
+* **Sockets per client.** At most ``TAVLA_SOCKETS_PER_USER`` open sockets per account, and
+  ``TAVLA_SOCKETS_PER_ADDRESS`` anonymous sockets per address, across all web processes; one
+  more is answered ``{"type": "error", "error": "too_many_sockets"}`` and closed with 1008.
 * **Malformed frames.** Text that is not JSON (or nests too deeply to parse) and binary
   frames get ``{"type": "error", "error": "bad_request"}``; the socket stays open.
 
