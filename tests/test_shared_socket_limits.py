@@ -23,7 +23,7 @@ from websockets.typing import Origin
 from matches import services
 from matches.models import Player
 from tests.conftest import subprocess_env
-from tests.e2e.servers import WebServer, start_web_server
+from tests.e2e.servers import WebServer, web_servers
 from tests.matches.test_consumer import session_cookie
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
@@ -34,15 +34,8 @@ HALL = "203.0.113.50"  # the club's one public address, as the proxy names it
 def _servers(**extra: str) -> Iterator[tuple[WebServer, WebServer]]:
     env = subprocess_env(TAVLA_TRUSTED_PROXIES="127.0.0.1", TAVLA_PRESENCE_HEARTBEAT="1",
                          **extra)
-    first = start_web_server(env, name="limits-a")
-    try:
-        second = start_web_server(env, name="limits-b")
-        try:
-            yield first, second
-        finally:
-            second.stop()
-    finally:
-        first.stop()
+    with web_servers(env, "limits-a", "limits-b") as (first, second):
+        yield first, second
 
 
 @pytest.fixture

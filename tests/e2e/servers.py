@@ -13,6 +13,8 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -79,3 +81,16 @@ def start_web_server(env: dict[str, str], *, name: str = "web",
             server.stop()
             raise RuntimeError(f"daphne {name} did not answer in {timeout} s:\n{server.log()}")
         time.sleep(0.1)
+
+
+@contextmanager
+def web_servers(env: dict[str, str], *names: str) -> Iterator[list[WebServer]]:
+    """Start one daphne per name with ``env`` (sharing its database and Redis); stop them
+    all on the way out, whatever happened."""
+    with ExitStack() as stack:
+        servers = []
+        for name in names:
+            server = start_web_server(env, name=name)
+            stack.callback(server.stop)
+            servers.append(server)
+        yield servers
