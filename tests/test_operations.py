@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 from django.test import Client
 from prometheus_client import REGISTRY, generate_latest
 from rest_framework.authtoken.models import Token
@@ -171,6 +172,9 @@ def test_metrics_move_with_real_play_and_the_json_logs_carry_the_ids(web, make_p
     assert _sample(after, 'tavla_http_responses_total{status="2xx"}') > _sample(
         before, 'tavla_http_responses_total{status="2xx"}')
     assert re.search(r'^tavla_queue_depth\{queue="clocks"\} \d', after, re.MULTILINE)
+    if connection.vendor == "postgresql":  # the web process's pool, at most its size
+        assert _sample(after, 'tavla_db_pool_connections{state="max"}') == 8
+        assert 1 <= _sample(after, 'tavla_db_pool_connections{state="open"}') <= 8
     _eventually(lambda: _sample(_scrape(web), "tavla_open_sockets") == 0)
 
     # A refused action counts as refused.
