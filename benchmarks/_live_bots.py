@@ -26,6 +26,7 @@ import json
 import os
 import random
 import resource
+import ssl
 import sys
 import time
 from collections import Counter
@@ -68,6 +69,8 @@ class Stats:
 class Bot:
     """A player (acts at random among the legal plays after a think time) or a spectator."""
 
+    insecure = False  # accept a proxy's throwaway certificate (live_load.py --insecure)
+
     def __init__(self, stats: Stats, rng: random.Random, table: dict[str, Any], server: str,
                  session: str | None, think: float, seat: int | None, group: str) -> None:
         self.stats, self.rng, self.table_id = stats, rng, table["id"]
@@ -85,7 +88,14 @@ class Bot:
         refuses handshakes it cannot answer within its connect timeout), as a board does."""
         cookie = f"sessionid={self.session}" if self.session else None
         url = urlparse(self.server)
-        ws_url = self.server.replace("http://", "ws://") + f"/ws/tables/{self.table_id}/"
+        secure = url.scheme == "https"  # through a TLS-terminating proxy
+        ws_url = (self.server.replace("https://", "wss://", 1) if secure
+                  else self.server.replace("http://", "ws://", 1)) + f"/ws/tables/{self.table_id}/"
+        tls: ssl.SSLContext | None = None
+        if secure:
+            tls = ssl.create_default_context()
+            if self.insecure:  # a throwaway certificate
+                tls.check_hostname, tls.verify_mode = False, ssl.CERT_NONE
         loop = asyncio.get_running_loop()
         delay = 0.5
         while not stop.is_set():
@@ -93,7 +103,7 @@ class Bot:
             try:
                 _, link = await loop.create_connection(
                     lambda: Link(self, ws_url, self.server, cookie), url.hostname or "127.0.0.1",
-                    url.port or 80)
+                    url.port or (443 if secure else 80), ssl=tls)
                 await asyncio.wait_for(link.opened, 120)
             except (OSError, InvalidHandshake, TimeoutError):
                 self.stats.reconnects += 1
@@ -251,6 +261,7 @@ async def play(spec: dict[str, Any]) -> Stats:
     stats = Stats(window=(float("inf"), float("inf")))
     rng = random.Random(spec["seed"])
     stop = asyncio.Event()
+    Bot.insecure = bool(spec.get("insecure"))
     bots = []
     for table in spec["tables"]:
         crowd = table.get("crowd", False)

@@ -23,8 +23,16 @@ the bots' CPU and how busy the whole machine was. ``--all`` runs the issue's fou
 Environment: ``DATABASE_URL`` (default postgres://postgres@127.0.0.1:5432/tavla_bench, created
 and migrated if missing), ``REDIS_URL`` (default redis://127.0.0.1:6379/7; the channel layer
 is pub/sub, so nothing is left behind to flush). With ``--url`` (comma-separated, one per
-process) the servers must share this ``DATABASE_URL`` and ``SECRET_KEY``: the bots' sessions
-are written to the database. Only loopback addresses are used.
+process, or one proxy in front of them: ``https://`` too, ``--insecure`` for a throwaway
+certificate) the servers must share this ``DATABASE_URL`` and ``SECRET_KEY``: the bots' sessions
+are written to the database. Only loopback addresses are used, unless ``--any-address``.
+
+The servers' own figures: each web instance's ``/metrics`` (docs/operations.md) is scraped at
+the start and the end of the measured window, and what changed is printed after the bots'
+figures (actions, their latency in the services, pushes, sockets refused, errors, flags and
+their lateness, queue depths, database pools). By default the scrape goes to each started
+server, or each ``--url``; behind a proxy name the instances with ``--metrics`` (and
+``--metrics-token`` or ``TAVLA_METRICS_TOKEN`` where they ask for one).
 
 Run: .venv/bin/python benchmarks/live_load.py [--all] [--tables 200] [--think 3.0]
      [--duration 30]
@@ -182,6 +190,8 @@ from typing import Any
 from urllib.parse import urlparse
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _live_metrics import report as report_metrics  # noqa: E402
+from _live_metrics import scrape  # noqa: E402
 from _live_report import Scenario, judge, report  # noqa: E402
 from _machine import ProcessCPU, calibration_ms, cpu_ticks_of, load_note, machine_busy  # noqa: E402
 
@@ -193,7 +203,18 @@ LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--url", help="running servers, e.g. http://127.0.0.1:8000,http://127.0.0.1:8001")
+    parser.add_argument("--url", help="running servers, e.g. "
+                        "http://127.0.0.1:8000,http://127.0.0.1:8001, or a proxy in front of "
+                        "them, e.g. https://10.77.0.2")
+    parser.add_argument("--metrics", help="each web instance's /metrics, comma-separated "
+                        "(default: /metrics of each server started, or of each --url)")
+    parser.add_argument("--metrics-token", default=os.environ.get("TAVLA_METRICS_TOKEN"),
+                        help="the servers' TAVLA_METRICS_TOKEN (default: from the environment)")
+    parser.add_argument("--insecure", action="store_true",
+                        help="accept the proxy's certificate unchecked (a throwaway one)")
+    parser.add_argument("--any-address", action="store_true",
+                        help="allow addresses other than loopback (servers, database, Redis "
+                             "on other hosts, as make multihost has them)")
     parser.add_argument("--processes", type=int, default=2, help="daphne processes to start")
     parser.add_argument("--bot-processes", type=int, default=2,
                         help="processes the bots run in (each reports its own CPU)")
@@ -384,7 +405,8 @@ def run_scenario(args: argparse.Namespace, scenario: Scenario, servers: Servers)
     processes = []
     for number, share in enumerate(shares):
         spec = {"tables": share, "think": scenario.think, "seed": args.seed * 100 + number,
-                "started": now, "connect_interval": args.connect_interval}
+                "started": now, "connect_interval": args.connect_interval,
+                "insecure": args.insecure}
         process = subprocess.Popen([sys.executable, str(BASE_DIR / "benchmarks/_live_bots.py")],
                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=BASE_DIR)
         assert process.stdin is not None
@@ -406,6 +428,8 @@ def run_scenario(args: argparse.Namespace, scenario: Scenario, servers: Servers)
                                         "measure_to": measure_to}).encode() + b"\n")
         process.stdin.close()
     time.sleep(max(0.0, measure_from - time.time()))
+    metrics_urls = metrics_urls_of(args, servers)
+    metrics_before = scrape(metrics_urls, args.metrics_token, args.insecure)
     databases = ProcessCPU(("postgres", "redis-server"))
     before = (cpu_ticks_of([p.pid for p in servers.processes]), machine_busy())
     while time.time() < measure_to:
@@ -413,6 +437,7 @@ def run_scenario(args: argparse.Namespace, scenario: Scenario, servers: Servers)
         databases.sample()
     database_cpu = databases.used
     after = (cpu_ticks_of([p.pid for p in servers.processes]), machine_busy())
+    metrics_after = scrape(metrics_urls, args.metrics_token, args.insecure)
     results = []
     for process in processes:
         assert process.stdout is not None
@@ -422,7 +447,17 @@ def run_scenario(args: argparse.Namespace, scenario: Scenario, servers: Servers)
             "server_cpu": after[0] - before[0], "postgres_cpu": database_cpu["postgres"],
             "redis_cpu": database_cpu["redis-server"],
             "machine": tuple(a - b for a, b in zip(after[1], before[1], strict=True)),
-            "servers": len(urls), "tables": len(table_ids), "calibration": calibration}
+            "servers": len(urls), "tables": len(table_ids), "calibration": calibration,
+            "metrics": (metrics_before, metrics_after)}
+
+
+def metrics_urls_of(args: argparse.Namespace, servers: Servers) -> list[str]:
+    """Where the web instances' own figures are: ``--metrics``, else each server's
+    ``/metrics`` (through a proxy that is one instance a scrape, whichever it picks: give the
+    instances with ``--metrics``)."""
+    if args.metrics:
+        return [url.strip() for url in args.metrics.split(",") if url.strip()]
+    return [f"{url.rstrip('/')}/metrics" for url in servers.urls]
 
 
 def main() -> None:
@@ -431,8 +466,8 @@ def main() -> None:
     redis_url = os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
     for url in [database_url, redis_url, *(args.url.split(",") if args.url else [])]:
         host = urlparse(url).hostname
-        if host and host not in LOOPBACK:
-            raise SystemExit(f"refusing a non-loopback address: {url}")
+        if host and host not in LOOPBACK and not args.any_address:
+            raise SystemExit(f"refusing a non-loopback address (see --any-address): {url}")
     secret = os.environ.get("SECRET_KEY") or secrets.token_urlsafe(50)
     env = dict(os.environ, DATABASE_URL=database_url, REDIS_URL=redis_url, SECRET_KEY=secret,
                DEBUG="0", ALLOWED_HOSTS="127.0.0.1,localhost", LOG_LEVEL="WARNING",
@@ -456,8 +491,12 @@ def main() -> None:
             call_command("migrate", "--noinput", verbosity=0)
         print(f"{len(servers.urls)} web processes, {args.bot_processes} bot processes; "
               f"{load_note()}", flush=True)
-        figures = [report(run_scenario(args, scenario, servers))
-                   for scenario in scenarios_of(args)]
+        figures = []
+        for scenario in scenarios_of(args):
+            run = run_scenario(args, scenario, servers)
+            figures.append(report(run))
+            metrics_before, metrics_after = run["metrics"]
+            report_metrics(metrics_before, metrics_after, run["elapsed"])
         judge(figures)
     finally:
         servers.stop()

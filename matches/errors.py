@@ -81,6 +81,7 @@ ERROR_STATUS: Final[dict[str, int]] = {
     "unsupported_media_type": HTTPStatus.UNSUPPORTED_MEDIA_TYPE,
     "rate_limited": HTTPStatus.TOO_MANY_REQUESTS,
     "too_many_sockets": HTTPStatus.TOO_MANY_REQUESTS,
+    "too_many_tables": HTTPStatus.TOO_MANY_REQUESTS,
     "locked_out": HTTPStatus.TOO_MANY_REQUESTS,
     "too_many_analyses": HTTPStatus.TOO_MANY_REQUESTS,
     # -- tournaments: a request the director, a player or a format refuses --

@@ -6,6 +6,7 @@ talks to :mod:`matches.live.consumers` over a WebSocket.
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
@@ -17,6 +18,8 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django_ratelimit import ALL
+from django_ratelimit.core import get_usage
 
 from matches import access, services
 from matches.errors import ServiceError
@@ -155,13 +158,34 @@ def table_stand(request: HttpRequest, table_id: int) -> HttpResponse:
     return redirect("lobby")
 
 
+def _signup_rate(_group: str, _request: HttpRequest) -> str | None:
+    per_hour = int(settings.TAVLA_SIGNUPS_PER_HOUR)
+    return f"{per_hour}/h" if per_hour else None
+
+
+def _signups_from(request: HttpRequest, *, count: bool = False) -> bool:
+    """Whether the client's address has used up its sign-ups of this hour
+    (``TAVLA_SIGNUPS_PER_HOUR``); with ``count``, count one more. django-ratelimit keeps the
+    count in the cache (Redis, shared by every web process), by ``REMOTE_ADDR``: the client's
+    address, from a trusted proxy's ``X-Forwarded-For`` only (tavla.site.proxies)."""
+    usage = get_usage(request, group="tavla.signup", key="ip", rate=_signup_rate,
+                      method=ALL, increment=count)
+    return usage is not None and usage["count"] >= usage["limit"]
+
+
 def signup(request: HttpRequest) -> HttpResponse:
-    """Django's user-creation form; logs the new member in and opens the lobby."""
+    """Django's user-creation form; logs the new member in and opens the lobby. Only
+    successful sign-ups count towards the address's hourly bound, so a typo costs nothing."""
     if request.method == "POST":
         form = SignUpForm(request.POST)
+        if _signups_from(request):
+            form.add_error(None, _("Too many accounts were created from your address in the "
+                                   "last hour: try again later."))
+            return render(request, "registration/signup.html", {"form": form}, status=429)
         if form.is_valid():
             user = form.save()
             services.player_for_user(user)
+            _signups_from(request, count=True)
             login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             return redirect("lobby")
     else:

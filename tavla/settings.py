@@ -8,7 +8,8 @@ Environment: ``DATABASE_URL``, ``REDIS_URL``, ``SECRET_KEY``, ``DEBUG``, ``ALLOW
 ``CSRF_TRUSTED_ORIGINS`` (comma-separated), ``TAVLA_HTTPS`` (behind a TLS-terminating proxy),
 ``TAVLA_EMBEDDED_REDIS_PORT``, ``TAVLA_CLOCK_SWEEP_SECONDS``, ``TAVLA_PRESENCE_HEARTBEAT``,
 ``TAVLA_DB_POOL_SIZE``, ``TAVLA_DB_POOL_TIMEOUT``, ``TAVLA_PREPARED_STATEMENTS``,
-``TAVLA_PROCESS_KIND``.
+``TAVLA_PROCESS_KIND``, ``TAVLA_TABLES_PER_HOUR``, ``TAVLA_SIGNUPS_PER_HOUR``,
+``TAVLA_METRICS_TOKEN``, ``TAVLA_METRICS_ADDRESSES``, ``TAVLA_LOG_FORMAT``, ``LOG_LEVEL``.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 from tavla.embedded_redis import embedded_redis_url
+from tavla.logs import logging_config
 from tavla.queues import DEFAULT_QUEUE, task_routes
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -384,6 +386,17 @@ AXES_IPWARE_META_PRECEDENCE_ORDER = ("REMOTE_ADDR",)
 # separated, e.g. "10.0.0.5,10.0.1.0/24"); none by default: the header is never read.
 TAVLA_TRUSTED_PROXIES = [value.strip() for value in
                          os.environ.get("TAVLA_TRUSTED_PROXIES", "").split(",") if value.strip()]
+# Bounds on what one client may create (docs/protocol.md, "Limits"): tables per account per
+# hour (matches.services.tables; "too_many_tables"), accounts per address per hour (the
+# sign-up page, django-ratelimit in the cache; 429). 0: no bound.
+TAVLA_TABLES_PER_HOUR = int(os.environ.get("TAVLA_TABLES_PER_HOUR", "20"))
+TAVLA_SIGNUPS_PER_HOUR = int(os.environ.get("TAVLA_SIGNUPS_PER_HOUR", "5"))
+
+# /metrics (tavla/site/metrics_view.py): a token to send as "Authorization: Bearer <token>";
+# without one, only these addresses or networks are answered.
+TAVLA_METRICS_TOKEN = os.environ.get("TAVLA_METRICS_TOKEN", "")
+TAVLA_METRICS_ADDRESSES = [value.strip() for value in os.environ.get(
+    "TAVLA_METRICS_ADDRESSES", "127.0.0.0/8,::1").split(",") if value.strip()]
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
@@ -454,11 +467,8 @@ STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    # django-axes logs every login at INFO; failures and lockouts are WARNING.
-    "loggers": {"axes": {"level": "WARNING"}},
-}
+# TAVLA_LOG_FORMAT=json: one JSON object a line, with the request and match ids (tavla/logs.py).
+TAVLA_LOG_FORMAT = os.environ.get("TAVLA_LOG_FORMAT", "text")
+LOGGING = logging_config(TAVLA_LOG_FORMAT, os.environ.get("LOG_LEVEL", "INFO"))
+# A Celery worker logs through the same handlers (Celery's own would drop the JSON format).
+CELERY_WORKER_HIJACK_ROOT_LOGGER = TAVLA_LOG_FORMAT != "json"

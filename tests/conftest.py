@@ -142,7 +142,8 @@ def _first_roll_at_once(settings: Any) -> None:
 
 @pytest.fixture(autouse=True)
 def _fresh_socket_limits() -> None:
-    """Each test's sockets start with fresh buckets (they are per process, by address)."""
+    """Each test's sockets start with fresh buckets, counts and penalties (in this process and
+    in the test worker's Redis)."""
     from matches.live.socket_limits import reset_limits
 
     reset_limits()

@@ -22,6 +22,7 @@ board and stopped with the last (:meth:`Fanout.of`).
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import weakref
 from typing import Any, Protocol
@@ -29,6 +30,7 @@ from typing import Any, Protocol
 from channels.layers import get_channel_layer
 
 from matches.services.broadcast import states_group
+from tavla import metrics
 
 logger = logging.getLogger(__name__)
 
@@ -80,7 +82,8 @@ class Fanout:
             self.channel = await self.layer.new_channel("boards.")
         if self.task is None or self.task.done():
             self.task = asyncio.get_running_loop().create_task(
-                self._receive(self.channel), name="board-states")
+                self._receive(self.channel), name="board-states",
+                context=contextvars.Context())  # serves every board: no one socket's log ids
         boards = self.tables.get(board.table_id)
         if boards is None:
             boards = self.tables[board.table_id] = {}
@@ -126,6 +129,7 @@ class Fanout:
             try:
                 await self.deliver(message)
             except Exception:  # noqa: BLE001 - one bad message must not stop every board
+                metrics.record_error("socket")
                 logger.exception("fan-out: could not deliver a %r message", message.get("type"))
 
     async def deliver(self, message: dict[str, Any]) -> None:
@@ -140,4 +144,6 @@ class Fanout:
             try:
                 await board.push(message)
             except Exception:  # noqa: BLE001 - the other boards still get the state
+                metrics.record_error("socket")
                 logger.exception("fan-out: a board of table %s failed", board.table_id)
+        metrics.PUSHES.inc(len(ordered))

@@ -3,30 +3,37 @@ into every consumer and sees each socket's raw ASGI events before the consumer d
 
 * **Frame size.** A frame longer than ``TAVLA_SOCKET_MAX_FRAME_BYTES`` (16 KiB; the largest
   legal message is a few hundred bytes) closes the socket with 1009 ("message too big").
-* **Message rate.** Each client (its user or API token, else its address) has a token bucket
-  in each web process, shared by all its sockets (``TAVLA_SOCKET_BURST`` messages at once,
-  refilled at ``TAVLA_SOCKET_RATE`` a second), so closing and reopening a socket gives no
-  fresh allowance. A message over it is dropped and answered
-  ``{"type": "error", "error": "rate_limited"}``; a client that keeps sending anyway (its
-  dropped messages outrun the refill by ``TAVLA_SOCKET_ABUSE`` messages) is closed with 1008
-  ("policy violation"). A dropped message is never parsed, so a flood costs little.
-* **Connections per address.** Opening sockets is limited too: ``TAVLA_SOCKET_CONNECT_BURST``
-  at once per address, refilled at ``TAVLA_SOCKET_CONNECT_RATE`` a second; one more is
-  closed with 1008 before any work is done for it (a flooder that reconnects at once after
-  each 1008 costs next to nothing).
-* **Penalty.** An address one of whose sockets was closed for flooding (here, or by the
-  fuse in daphne's frame reader, ``tavla.site.daphne_protocol``) opens no new socket for
-  ``TAVLA_SOCKET_PENALTY_SECONDS`` (60): each is closed with 1008 before any work is done
-  for it (under daphne the connection is closed at accept already, unread; this check is
-  what refuses it behind a proxy). Sockets already open from that address are not touched.
+* **Message rate.** Each client (below) has a token bucket in each web process, shared by
+  all its sockets (``TAVLA_SOCKET_BURST`` messages at once, refilled at ``TAVLA_SOCKET_RATE``
+  a second), so closing and reopening a socket gives no fresh allowance. A message over it is
+  dropped and answered ``{"type": "error", "error": "rate_limited"}``; a client that keeps
+  sending anyway (its dropped messages outrun the refill by ``TAVLA_SOCKET_ABUSE`` messages)
+  is closed with 1008 ("policy violation"). A dropped message is never parsed, so a flood
+  costs little.
+
+**The client** of a socket is its account (a logged-in user, or an API token) when it has
+one, else its address (behind a proxy of ``TAVLA_TRUSTED_PROXIES``, the client's,
+:mod:`tavla.site.proxies`). The limits below count per client, so a hall of players behind
+one address are as many clients as players, and an abuser is cut off alone. The counts of
+open sockets, the opening rate and the penalties are kept in Redis
+(:mod:`matches.live.shared_limits`) and hold across every web process; the message and read
+buckets are per process (a check per message would cost a Redis round trip each).
+
+* **Opening sockets.** ``TAVLA_SOCKET_CONNECT_BURST`` at once per client, refilled at
+  ``TAVLA_SOCKET_CONNECT_RATE`` a second; one more is closed with 1008 before any work is
+  done for it (a flooder that reconnects at once after each 1008 costs next to nothing).
+* **Penalty.** A client one of whose sockets was closed for flooding (here, or by the fuse in
+  daphne's frame reader, ``tavla.site.daphne_protocol``) opens no new socket for
+  ``TAVLA_SOCKET_PENALTY_SECONDS`` (60): each is closed with 1008 before any work is done for
+  it. A logged-in flooder's account waits, never its address; an anonymous flooder's address
+  waits (and daphne refuses that address's anonymous handshakes at the door already, 403).
+  Sockets already open are not touched.
 * **State reads.** ``sync`` and ``history`` read the database, so they have a bucket of
   their own per client: ``TAVLA_SOCKET_READ_BURST`` (5) at once, refilled at
   ``TAVLA_SOCKET_READ_RATE`` (1) a second; one more is answered ``rate_limited``.
-* **Sockets per client.** At most ``TAVLA_SOCKETS_PER_USER`` open sockets per user (or API
-  token) and ``TAVLA_SOCKETS_PER_ADDRESS`` per client address, per web process; one more is
-  answered ``{"type": "error", "error": "too_many_sockets"}`` and closed with 1008. Behind a
-  reverse proxy listed in ``TAVLA_TRUSTED_PROXIES`` the address is the client's
-  (:mod:`tavla.site.proxies`).
+* **Sockets per client.** At most ``TAVLA_SOCKETS_PER_USER`` open sockets per account, and
+  ``TAVLA_SOCKETS_PER_ADDRESS`` anonymous sockets per address, across all web processes; one
+  more is answered ``{"type": "error", "error": "too_many_sockets"}`` and closed with 1008.
 * **Malformed frames.** Text that is not JSON (or nests too deeply to parse) and binary
   frames get ``{"type": "error", "error": "bad_request"}``; the socket stays open.
 
@@ -38,12 +45,16 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from asgiref.sync import sync_to_async
 from channels.exceptions import StopConsumer
 from django.conf import settings
+
+from matches.live import shared_limits
+from matches.live.leases import Leases
+from tavla import metrics
 
 CLOSE_POLICY_VIOLATION: Final = 1008
 CLOSE_MESSAGE_TOO_BIG: Final = 1009
@@ -85,31 +96,6 @@ class TokenBucket:
         return False
 
 
-class SocketCounter:
-    """Open sockets per key in this process (a user, a token, an address)."""
-
-    def __init__(self) -> None:
-        self.open: Counter[str] = Counter()
-
-    def try_open(self, keys: list[tuple[str, int]]) -> bool:
-        """Count one more socket under each ``(key, limit)``; False (nothing counted) when
-        one of them is at its limit. A limit of 0 means no limit."""
-        if any(limit and self.open[key] >= limit for key, limit in keys):
-            return False
-        for key, _limit_value in keys:
-            self.open[key] += 1
-        return True
-
-    def close(self, keys: list[str]) -> None:
-        for key in keys:
-            self.open[key] -= 1
-            if self.open[key] <= 0:
-                del self.open[key]
-
-
-open_sockets = SocketCounter()
-
-
 class Buckets:
     """One :class:`TokenBucket` per key (a client, an address) in this process, kept while it
     is not full again: a full bucket is the same as a new one, so forgetting it loses
@@ -138,61 +124,41 @@ class Buckets:
                 del self.buckets[key]
 
 
-class Penalties:
-    """Addresses refused new sockets until a moment (``time.monotonic``), in this process."""
-
-    def __init__(self) -> None:
-        self.until: dict[str, float] = {}
-
-    def add(self, address: str) -> None:
-        now = time.monotonic()
-        if len(self.until) >= 10_000:
-            self.until = {key: end for key, end in self.until.items() if end > now}
-        self.until[f"address:{address}"] = now + _limit("TAVLA_SOCKET_PENALTY_SECONDS", 60)
-
-    def holds(self, address_key: str) -> bool:
-        end = self.until.get(address_key)
-        if end is None:
-            return False
-        if end <= time.monotonic():
-            del self.until[address_key]
-            return False
-        return True
-
-
 def reset_limits() -> None:
-    """Forget every bucket, count and penalty of this process (tests)."""
+    """Forget every bucket of this process and every shared count and penalty (tests)."""
     message_buckets.buckets.clear()
     read_buckets.buckets.clear()
-    connect_buckets.buckets.clear()
-    open_sockets.open.clear()
-    penalties.until.clear()
+    shared_limits.reset()
 
 
 message_buckets = Buckets("TAVLA_SOCKET_BURST", 30, "TAVLA_SOCKET_RATE", 15)
 read_buckets = Buckets("TAVLA_SOCKET_READ_BURST", 5, "TAVLA_SOCKET_READ_RATE", 1)
-connect_buckets = Buckets("TAVLA_SOCKET_CONNECT_BURST", 60, "TAVLA_SOCKET_CONNECT_RATE", 2)
-penalties = Penalties()
+
+# The code daphne's frame reader (tavla.site.daphne_protocol) gives the application in the
+# disconnect of a socket its fuse cut off: never sent on the wire, it tells the consumer to
+# put the socket's client under the penalty.
+FUSE_BLOWN: Final = 4999
 
 
-def client_keys(scope: dict[str, Any]) -> list[tuple[str, int]]:
-    """The keys a socket is counted under, with their limits: its user (or API token) and
-    its address."""
-    keys: list[tuple[str, int]] = []
-    per_user = int(_limit("TAVLA_SOCKETS_PER_USER", 30))
+def client_of(scope: dict[str, Any]) -> tuple[str, list[tuple[str, int]]]:
+    """The client a socket belongs to, and the open-socket counts it is admitted against.
+
+    The account comes first: a logged-in user (or an API token) is the client, limited to
+    ``TAVLA_SOCKETS_PER_USER`` open sockets, whatever address it comes from, so a hall of
+    players behind one address is a hall of clients. A socket with no account is its address's,
+    limited to ``TAVLA_SOCKETS_PER_ADDRESS`` anonymous sockets.
+    """
     user = scope.get("user")
+    per_user = int(_limit("TAVLA_SOCKETS_PER_USER", 30))
     if user is not None and getattr(user, "is_authenticated", False):
-        keys.append((f"user:{user.pk}", per_user))
-    else:
-        for name, value in scope.get("headers", []):
-            if name.lower() == b"authorization" and value.lower().startswith(b"token "):
-                digest = hashlib.sha256(value[6:].strip()).hexdigest()[:32]
-                keys.append((f"token:{digest}", per_user))
-                break
-    client = scope.get("client")
-    if client:
-        keys.append((f"address:{client[0]}", int(_limit("TAVLA_SOCKETS_PER_ADDRESS", 200))))
-    return keys
+        return f"user:{user.pk}", [(f"user:{user.pk}", per_user)]
+    for name, value in scope.get("headers", []):
+        if name.lower() == b"authorization" and value.lower().startswith(b"token "):
+            client = f"token:{hashlib.sha256(value[6:].strip()).hexdigest()[:32]}"
+            return client, [(client, per_user)]
+    address = scope.get("client")
+    client = f"address:{address[0] if address else 'unknown'}"
+    return client, [(client, int(_limit("TAVLA_SOCKETS_PER_ADDRESS", 200)))]
 
 
 def frame_size(text: str | None, data: bytes | None) -> int:
@@ -232,25 +198,26 @@ class GuardedSocket:
 
     _bucket: TokenBucket | None = None
     _read_bucket: TokenBucket | None = None
-    _counted: list[str] | None = None
+    _client: str | None = None  # set while the socket is admitted
+    _lease: shared_limits.Lease | None = None
 
     async def websocket_connect(self, message: dict[str, Any]) -> None:
-        keys = client_keys(self.scope)  # type: ignore[attr-defined]
-        addresses = [key for key, _limit_value in keys if key.startswith("address:")]
-        if addresses and (penalties.holds(addresses[0])
-                          or not connect_buckets.get(addresses[0]).take()):
+        client, limits = client_of(self.scope)  # type: ignore[attr-defined]
+        decision, lease = await sync_to_async(shared_limits.admit, thread_sensitive=False)(
+            client, limits)
+        if decision is not shared_limits.Admission.ADMITTED:
+            metrics.SOCKETS_REFUSED.labels(reason=decision.name.lower()).inc()
             await self.accept()  # type: ignore[attr-defined]
+            if decision is shared_limits.Admission.TOO_MANY:
+                await self._error("too_many_sockets", "Too many open sockets from this "
+                                  "client: close some boards and try again.")
+            # Penalised or opening too fast: closed before any work is done for it.
             await self.close(code=CLOSE_POLICY_VIOLATION)  # type: ignore[attr-defined]
             return
-        if not open_sockets.try_open(keys):
-            await self.accept()  # type: ignore[attr-defined]
-            await self._error("too_many_sockets", "Too many open sockets from this client: "
-                              "close some boards and try again.")
-            await self.close(code=CLOSE_POLICY_VIOLATION)  # type: ignore[attr-defined]
-            return
-        self._counted = [key for key, _limit_value in keys]
-        # The client's bucket: its user or token if it has one, else its address.
-        client = self._counted[0] if self._counted else f"socket:{id(self)}"
+        self._client, self._lease = client, lease
+        if lease is not None:
+            Leases.of_running_loop().add(lease)
+        metrics.OPEN_SOCKETS.inc()
         self._bucket = message_buckets.get(client)
         self._read_bucket = read_buckets.get(client)
         await super().websocket_connect(message)  # type: ignore[misc]
@@ -260,10 +227,16 @@ class GuardedSocket:
         return self._read_bucket is None or self._read_bucket.take()
 
     async def websocket_disconnect(self, message: dict[str, Any]) -> None:
-        if self._counted is None:
+        if self._client is None:
             raise StopConsumer()  # refused at connect: the consumer never opened
-        open_sockets.close(self._counted)
-        self._counted = None
+        client, lease = self._client, self._lease
+        self._client = self._lease = None
+        metrics.OPEN_SOCKETS.dec()
+        if message.get("code") == FUSE_BLOWN:
+            await self._penalise(client)
+        if lease is not None:
+            Leases.of_running_loop().remove(lease)
+            await sync_to_async(shared_limits.release, thread_sensitive=False)(lease)
         await super().websocket_disconnect(message)  # type: ignore[misc]
 
     async def websocket_receive(self, message: dict[str, Any]) -> None:
@@ -278,9 +251,8 @@ class GuardedSocket:
                 self._bucket.overflow = 0  # the close is the penalty; the next socket starts
                                            # with the bucket as this one left it
                 self._bucket = None  # read nothing more from this socket
-                client = self.scope.get("client")  # type: ignore[attr-defined]
-                if client:
-                    penalties.add(client[0])
+                if self._client is not None:
+                    await self._penalise(self._client)
                 await self.close(code=CLOSE_POLICY_VIOLATION)  # type: ignore[attr-defined]
             else:
                 await self._error("rate_limited", "Too many messages: slow down.")
@@ -291,6 +263,12 @@ class GuardedSocket:
             await self._error("bad_request", str(error))
             return
         await self.receive_json(content)  # type: ignore[attr-defined]
+
+    async def _penalise(self, client: str) -> None:
+        """Put the flooder under the penalty: its account, or its address if it has none
+        (never the address of a logged-in flooder: others share it)."""
+        metrics.SOCKETS_CUT.inc()
+        await sync_to_async(shared_limits.penalise, thread_sensitive=False)(client)
 
     async def _error(self, code: str, detail: str) -> None:
         await self.send_json({"type": "error", "error": code, "detail": detail})  # type: ignore[attr-defined]

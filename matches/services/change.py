@@ -47,6 +47,7 @@ from tavla.engine.actions import Action, NewGame, OpeningRoll, Roll
 from tavla.engine.clock import Clock
 from tavla.engine.game import Phase
 from tavla.engine.match import MatchState
+from tavla.logs import match_context
 
 # The matches this thread is changing: a change opened inside another change of the same
 # match would take the lock it already holds and write a second version; it fails loudly.
@@ -159,7 +160,7 @@ def match_change(match_id: int, *, table_id: int | None = None, finished: bool =
                            "one change per match at a time")
     changing.add(match_id)
     try:
-        with transaction.atomic():
+        with match_context(match_id), transaction.atomic():
             match = _lock(match_id, skip_locked=skip_locked)
             if table_id is not None and match.table_id != table_id:
                 raise ServiceError("no_match", f"Match {match_id} is not played at this table.")

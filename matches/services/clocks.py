@@ -45,6 +45,7 @@ from matches.errors import ServiceError
 from matches.models import Event, LogKind, Match, MatchStatus, Player
 from matches.services import presence
 from matches.services.dice_seeds import close_due_client_seeds
+from tavla import metrics
 from tavla.queues import CLOCK_QUEUE, queue_depth
 from tavla.redis_client import redis_client
 
@@ -80,12 +81,17 @@ def flag_if_expired(*, match_id: int, now: datetime | None = None,
         return False
     try:
         with services.match_change(match_id, skip_locked=skip_locked, now=now) as change:
-            return (services.deadline_passed(change.match, change.now)
-                    and services.flag_change(change))
+            flagged = (services.deadline_passed(change.match, change.now)
+                       and services.flag_change(change))
+            flagged_at = change.now
     except ServiceError as error:
         if error.code in ("match_busy", "match_over", "not_found"):
             return False  # another holds it (it decides), or it ended meanwhile
         raise
+    if flagged:
+        # How far behind the clock workers are: the operator's first figure (tavla.metrics).
+        metrics.record_flag_lateness((flagged_at - deadline).total_seconds())
+    return flagged
 
 
 def match_check_clock(*, match_id: int) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 
 from matches.models import (
@@ -19,6 +20,8 @@ from matches.services.log import _event
 from tavla.engine.clock import Clock
 from tavla.engine.game import EndReason
 from tavla.engine.match import MatchState
+
+logger = logging.getLogger(__name__)
 
 # -- ending a match: the one place every end goes through ------------------------------------
 
@@ -58,6 +61,9 @@ def _finish_match(match: Match, state: MatchState, events: list[Event], now: dat
         _update_ratings(match, state.rules.match_length)
     _free_table(match)
     broadcast.broadcast_on_commit(broadcast.LOBBY_GROUP, {"type": "lobby.changed"})
+    # One line per ended match (the log's match_id names it: tavla.logs).
+    logger.info("match ended: %s, score %s", MatchStatus(match.status).name.lower(),
+                "-".join(map(str, state.score)))
 
 
 def _free_table(match: Match) -> None:

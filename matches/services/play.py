@@ -19,6 +19,7 @@ from matches.services.change import MatchChange, match_change
 from matches.services.log import _actor_id, _require_player
 from matches.state import MatchDice
 from matches.validation import PLAYER_ACTIONS as PLAYER_ACTIONS  # the checks' own list
+from tavla import metrics
 from tavla.engine.actions import (
     AcceptResign,
     Action,
@@ -78,6 +79,15 @@ def match_act(
     """
     player = _require_player(player, "Log in to play.")
     action, play, level = validation.action_arguments(action, play, level)
+    with metrics.timed_action(action, refused=ServiceError):
+        return _act(match_id=match_id, player=player, action=action,
+                    expected_version=expected_version, play=play, actor=actor, now=now,
+                    table_id=table_id, level=level)
+
+
+def _act(*, match_id: int, player: Player, action: str, expected_version: int,
+         play: str | None, actor: Any, now: datetime | None, table_id: int | None,
+         level: int | None) -> ActResult:
     with match_change(match_id, table_id=table_id, now=now) as change:
         match = change.match
         # A move and a flag that race resolve to one outcome: whoever holds the lock first

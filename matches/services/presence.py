@@ -22,6 +22,7 @@ two answers for the clock, which log it and say "unknown".
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import time
 import weakref
@@ -253,7 +254,8 @@ class _Heartbeats:
         self.boards[id(board)] = board
         if self.task is None or self.task.done():
             self.task = asyncio.get_running_loop().create_task(
-                self._beat(), name="presence-heartbeats")
+                self._beat(), name="presence-heartbeats",
+                context=contextvars.Context())  # for every board: no one socket's log ids
 
     def remove(self, board: BoardHeartbeat) -> None:
         self.boards.pop(id(board), None)

@@ -3,8 +3,10 @@ when both seats are taken."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any, Final
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -51,6 +53,22 @@ def clock_preset_fields(preset: str) -> dict[str, Any]:
             "grace_seconds": control.grace}
 
 
+def check_table_quota(creator: Player) -> None:
+    """Refuse a new table to an account that created ``TAVLA_TABLES_PER_HOUR`` tables in the
+    last hour (``too_many_tables``; 0: no bound). Tables where it played a bot are not counted
+    (the bots have their own bound), nor are bots themselves."""
+    limit = int(getattr(settings, "TAVLA_TABLES_PER_HOUR", 20))
+    if not limit or creator.is_bot:
+        return
+    recent = (Table.objects.filter(created_by=creator,
+                                   created_at__gte=timezone.now() - timedelta(hours=1))
+              .exclude(matches__player1__is_bot=True).exclude(matches__player0__is_bot=True)
+              .distinct().count())
+    if recent >= limit:
+        raise ServiceError("too_many_tables", f"You created {recent} tables in the last hour, "
+                           f"the most allowed: play at one of them, or wait a while.")
+
+
 def table_create(*, name: str, creator: Player | None = None, clock_preset: str | None = None,
                  reserve_for: Player | None = None, **rules: Any) -> Table:
     """Create a table with the given rules (any of ``TABLE_RULE_FIELDS``).
@@ -71,6 +89,8 @@ def table_create(*, name: str, creator: Player | None = None, clock_preset: str 
     length = rules.get("match_length")
     if length is not None and not (isinstance(length, int) and 1 <= length <= 99):
         raise ServiceError("invalid_option", "A match is played to 1 to 99 points.")
+    if creator is not None:
+        check_table_quota(creator)
     table = Table(name=name[:80], created_by=creator, **rules)
     if reserve_for is not None:
         if creator is None or reserve_for.pk == creator.pk:

@@ -30,6 +30,7 @@ from matches.live import routing as matches_routing  # noqa: E402
 from matches.live.auth import socket_auth_stack  # noqa: E402
 from tavla.site import daphne_protocol  # noqa: E402
 from tavla.site.proxies import TrustedProxyMiddleware, trusted_networks  # noqa: E402
+from tavla.site.request_ids import RequestIdMiddleware  # noqa: E402
 
 websocket_urlpatterns: list[URLPattern | URLResolver] = [
     *matches_routing.websocket_urlpatterns,
@@ -47,15 +48,17 @@ http_app = ASGIStaticFilesHandler(django_asgi_app) if settings.DEBUG else django
 daphne_protocol.install()
 
 # The client's address from X-Forwarded-For only where a trusted proxy sent it, for HTTP and
-# sockets alike (tavla/site/proxies.py).
-application = TrustedProxyMiddleware(ProtocolTypeRouter(
+# sockets alike (tavla/site/proxies.py); outside it, each request's and socket's id for the
+# logs (tavla/site/request_ids.py).
+_trusted = trusted_networks(settings.TAVLA_TRUSTED_PROXIES)
+application = RequestIdMiddleware(TrustedProxyMiddleware(ProtocolTypeRouter(
     {
         "http": http_app,
         "websocket": AllowedHostsOriginValidator(
             socket_auth_stack(URLRouter(websocket_urlpatterns))
         ),
     }
-), trusted_networks(settings.TAVLA_TRUSTED_PROXIES))
+), _trusted), _trusted)
 
 
 # The collector. What the app loaded to start (Django, the engine) lives as long as the

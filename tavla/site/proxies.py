@@ -15,8 +15,11 @@ walk and the connection's own address stays.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from ipaddress import IPv4Network, IPv6Network, ip_address, ip_network
 from typing import Any
+
+from django.conf import settings
 
 Network = IPv4Network | IPv6Network
 
@@ -37,7 +40,17 @@ def trusted_networks(values: Iterable[str]) -> tuple[Network, ...]:
     return tuple(networks)
 
 
-def _is_trusted(address: str, trusted: tuple[Network, ...]) -> bool:
+@lru_cache(maxsize=8)
+def _configured(values: tuple[str, ...]) -> tuple[Network, ...]:
+    return trusted_networks(values)
+
+
+def configured_networks() -> tuple[Network, ...]:
+    """``settings.TAVLA_TRUSTED_PROXIES`` as networks (parsed once per value)."""
+    return _configured(tuple(settings.TAVLA_TRUSTED_PROXIES))
+
+
+def is_trusted(address: str, trusted: tuple[Network, ...]) -> bool:
     try:
         parsed = ip_address(address)
     except ValueError:
@@ -49,7 +62,7 @@ def client_address(peer: str | None, forwarded: list[str],
                    trusted: tuple[Network, ...]) -> str | None:
     """The client's address for a connection from ``peer`` carrying the ``X-Forwarded-For``
     values ``forwarded`` (each header line as sent)."""
-    if peer is None or not trusted or not _is_trusted(peer, trusted):
+    if peer is None or not trusted or not is_trusted(peer, trusted):
         return peer
     addresses = [part.strip() for line in forwarded for part in line.split(",")]
     client = peer
@@ -59,7 +72,7 @@ def client_address(peer: str | None, forwarded: list[str],
         except ValueError:
             break  # garbage from further out: believe nothing beyond our own proxies
         client = address
-        if not _is_trusted(address, trusted):
+        if not is_trusted(address, trusted):
             break
     return client
 

@@ -8,6 +8,7 @@ from drf_spectacular.views import SpectacularAPIView
 
 from tavla.api_http import api_not_found
 from tavla.site.health import healthz, livez
+from tavla.site.metrics_view import metrics
 
 
 class FaviconView(RedirectView):
@@ -21,6 +22,7 @@ urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("healthz", healthz, name="healthz"),
     path("livez", livez, name="livez"),
+    path("metrics", metrics, name="metrics"),
     # Browsers ask for /favicon.ico on pages that name no icon (the admin, plain responses).
     path("favicon.ico", FaviconView.as_view(), name="favicon"),
     path("admin/", admin.site.urls),

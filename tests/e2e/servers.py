@@ -13,6 +13,8 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,15 +53,16 @@ class WebServer:
         stop_process(self.process, timeout=10)
 
 
-def start_web_server(env: dict[str, str], *, name: str = "web",
-                     timeout: float = 30.0) -> WebServer:
-    """Start daphne with ``env`` on a free port; return once it answers HTTP."""
+def start_web_server(env: dict[str, str], *, name: str = "web", timeout: float = 30.0,
+                     daphne_args: tuple[str, ...] = ()) -> WebServer:
+    """Start daphne with ``env`` on a free port; return once it answers HTTP. ``daphne_args``
+    go to daphne's command line (e.g. the Procfile's ``--websocket_connect_timeout 30``)."""
     port = free_port()
     ARTIFACTS_DIR.mkdir(exist_ok=True)
     log_path = ARTIFACTS_DIR / f"daphne-{name}-{port}.log"
     with log_path.open("wb") as log_file:
         process = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), *daphne_args,
              "tavla.site.asgi:application"],
             cwd=BASE_DIR, env=env, stdin=subprocess.DEVNULL, stdout=log_file,
             stderr=subprocess.STDOUT,
@@ -79,3 +82,17 @@ def start_web_server(env: dict[str, str], *, name: str = "web",
             server.stop()
             raise RuntimeError(f"daphne {name} did not answer in {timeout} s:\n{server.log()}")
         time.sleep(0.1)
+
+
+@contextmanager
+def web_servers(env: dict[str, str], *names: str,
+                daphne_args: tuple[str, ...] = ()) -> Iterator[list[WebServer]]:
+    """Start one daphne per name with ``env`` (sharing its database and Redis); stop them
+    all on the way out, whatever happened."""
+    with ExitStack() as stack:
+        servers = []
+        for name in names:
+            server = start_web_server(env, name=name, daphne_args=daphne_args)
+            stack.callback(server.stop)
+            servers.append(server)
+        yield servers

@@ -18,23 +18,15 @@ from websockets.typing import Origin
 
 from matches.models import Match, Player
 from tests.conftest import subprocess_env
-from tests.e2e.servers import WebServer, start_web_server
+from tests.e2e.servers import WebServer, web_servers
 
 pytestmark = [pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture
 def two_servers(transactional_db: None) -> Iterator[tuple[WebServer, WebServer]]:
-    env = subprocess_env(TAVLA_SCRIPTED_DICE="1")
-    one = start_web_server(env, name="one")
-    try:
-        two = start_web_server(env, name="two")
-        try:
-            yield one, two
-        finally:
-            two.stop()
-    finally:
-        one.stop()
+    with web_servers(subprocess_env(TAVLA_SCRIPTED_DICE="1"), "one", "two") as (one, two):
+        yield one, two
 
 
 @contextmanager

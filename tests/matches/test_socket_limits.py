@@ -10,7 +10,7 @@ from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
 from matches import services
-from matches.live.socket_limits import SocketCounter, TokenBucket
+from matches.live.socket_limits import TokenBucket
 from tavla.site.asgi import application
 from tests.matches.test_consumer import (  # noqa: F401 - the fixture closes pool connections
     ORIGIN,
@@ -29,18 +29,6 @@ def test_a_token_bucket_lets_a_burst_through_then_the_refill_rate():
     assert bucket.overflow == 1
     assert bucket.take(0.5) is True and bucket.take(0.5) is False  # one token in 0.5 s
     assert bucket.take(10.0) is True and bucket.overflow == 0  # a pause forgives
-
-
-def test_the_socket_counter_refuses_past_a_limit_and_frees_on_close():
-    counter = SocketCounter()
-    keys = [("user:1", 2), ("address:a", 3)]
-    assert counter.try_open(keys) and counter.try_open(keys)
-    assert not counter.try_open(keys)
-    assert counter.try_open([("user:2", 2), ("address:a", 3)])
-    assert not counter.try_open([("user:3", 2), ("address:a", 3)])  # the address is full
-    counter.close(["user:1", "address:a"])
-    assert counter.try_open(keys)
-    assert counter.try_open([("user:9", 0)]) and counter.try_open([("user:9", 0)])  # 0: none
 
 
 # -- through the socket --------------------------------------------------------------------------
