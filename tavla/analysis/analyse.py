@@ -29,6 +29,8 @@ BLUNDER: Final = _THRESHOLDS.blunder
 #: The luck marks' thresholds on a roll's luck, read from the evaluator.
 LUCKY: Final = _THRESHOLDS.lucky
 VERY_LUCKY: Final = _THRESHOLDS.very_lucky
+#: The longest match gnubg's match equity table covers.
+MAX_ANALYSED_LENGTH: Final = 64
 #: gnubg counts a cube decision where nobody doubled only when doubling was within this much
 #: of not doubling (``isCloseCubedecision``), or when not doubling was wrong.
 CLOSE_CUBE: Final = 0.16
@@ -189,8 +191,8 @@ def _crawford_games(record: MatRecord) -> set[int]:
     target = record.match_length - 1
     for index, game in enumerate(record.games):
         if target in game.score and max(game.score) == target:
-            previous = record.games[index - 1].score if index else (0, 0)
-            if target not in previous:
+            # Reached by winning a game: a 1-point match (0-0 is already "1-away") has none.
+            if index and target not in record.games[index - 1].score:
                 return {index}
             return set()
     return set()
@@ -244,7 +246,7 @@ class _GameWalker:
         position = self.board_before(index, turn.player)
         cube = self.cube_for(turn.player)
         self.doubled_this_turn = True
-        if cube.crawford or cube.owner not in (None, cube.mover):
+        if not self.rules.cube or cube.crawford or cube.owner not in (None, cube.mover):
             self.offered = None  # a double no rules allow: nothing to compare with
             return
         # A dead cube (our rules allow doubling it; gnubg never would) is analysed too.
@@ -362,6 +364,9 @@ def analyse_record(record: MatRecord, plies: int = 0,
     ``rules`` (default: cube and gammons on, as a ``.mat`` assumes)."""
     if plies not in (0, 1, 2):
         raise ValueError(f"plies is 0, 1 or 2, not {plies!r}")
+    if record.match_length > MAX_ANALYSED_LENGTH:
+        raise ValueError(f"gnubg's match equity table ends at {MAX_ANALYSED_LENGTH} points: "
+                         f"a {record.match_length} point match cannot be analysed")
     level = Level(plies)
     rules = rules or AnalysisRules()
     decisions: list[Decision] = []
