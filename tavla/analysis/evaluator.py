@@ -641,8 +641,8 @@ def cube_decision(position: Position, cube: Cube, level: Level,
     if level.plies:
         inner = Level(level.plies - 1)
         if no_double is None:
-            no_double, _, _ = roll_equities(position, cube, inner)
-        take_raw, _, _ = roll_equities(position, cube.doubled(), inner)
+            no_double = _cube_average(position, cube, inner)
+        take_raw = _cube_average(position, cube.doubled(), inner)
         return _equities(no_double, take_raw, cube)
     them = (position.opponent, position.mover)
     theirs = cube.for_player(1 - cube.mover)
@@ -668,6 +668,44 @@ def cube_decision(position: Position, cube: Cube, level: Level,
         deeper = no_double if no_double is not None else roll_equities(position, cube, level)[0]
         eqs = _equities(min(deeper, optimal), take_raw, cube)
     return eqs
+
+
+def _cube_average(position: Position, cube: Cube, inner: Level) -> float:
+    """gnubg's (n+1)-ply cubeful equity before rolling, as its evaluator computes it: for each
+    of the 21 rolls the play it chooses at 0-ply, that one play evaluated ``inner`` (n-ply)
+    deep, averaged over the 36 rolls."""
+    if not inner.plies:
+        average, _, _ = roll_equities(position, cube, inner)
+        return average
+    key = (inner.plies, cube.gammons)
+    context = _CUBE_CONTEXTS.get(key)
+    if context is None:
+        context = _CUBE_CONTEXTS[key] = gnubg.eval_context(
+            1 if cube.gammons else 0, inner.plies, 1, 0, 0.0)
+    only_best = [{"ply": inner.plies, "level": 0, "acceptmoves": 1, "extramoves": 0,
+                  "threshold": 0.0}] + [
+        {"ply": inner.plies, "level": level, "acceptmoves": -1, "extramoves": 0,
+         "threshold": 0.0} for level in range(1, inner.plies)]
+    gnubg_board = (position.opponent, position.mover)
+    info = _cube_info(cube)
+    total = 0.0
+    danced: float | None = None
+    for roll, weight in ROLLS:
+        shallow = _find(position, roll, cube, Level())
+        if not shallow:
+            if danced is None:
+                danced = _danced(position, cube, inner)
+            total += weight * danced
+            continue
+        chosen = tuple(shallow[0]["move"])
+        deep = gnubg.find_best_moves(gnubg_board, info, context, roll, only_best)
+        score = next((float(entry["score"]) for entry in deep
+                      if tuple(entry["move"]) == chosen), float(deep[0]["score"]))
+        total += weight * score
+    return total / 36
+
+
+_CUBE_CONTEXTS: dict[tuple[int, bool], dict[str, Any]] = {}
 
 
 def _equities(no_double: float, take_raw: float, cube: Cube) -> CubeEquities:
