@@ -12,7 +12,13 @@ Reported: each match's CPU on both sides and the ratio, and the median ratio; th
 a median ratio of at most 1.0 at either depth (faster than gnubg or as fast).
 
 Measured on 2026-12-03 with ~7 other helpers' test suites running on the same 2 cores (load
-average 10-17): see docs/analysis.md ("Speed") for the figures of that run.
+average 17-28, so single figures move by about 30%):
+
+* 0-ply, ten matches: median ratio Tavla/gnubg 1.53 (max 1.93; Tavla 0.37-1.35 s, gnubg
+  0.24-0.93 s CPU per match): slower than gnubg, the 1.0 target is not met.
+* 2-ply, three matches: median ratio 1.10 (8.8 / 16.9 / 25.3 s against 8.5 / 14.8 / 23.0 s),
+  after the n-ply cube decisions were made as gnubg's evaluator makes them (1.63-2.27
+  before).
 """
 
 from __future__ import annotations
