@@ -42,7 +42,7 @@ def _best_versus_random(seed: int, length: int = 3) -> str:
         elif phase is Phase.TURN_START:
             cube = cube_of(state, state.player_on_roll or 0)
             if state.player_on_roll == 0 and state.may_double() and cube.mover_may_double:
-                eqs = evaluator.cube_equities(state.position, cube, Level(0))
+                eqs = evaluator.cube_decision(state.position, cube, Level(0))
                 if eqs.should_double:
                     state = state.apply(Double())
                     continue
@@ -63,7 +63,7 @@ def _best_versus_random(seed: int, length: int = 3) -> str:
 
 
 def test_the_player_who_always_played_gnubgs_choice_scores_zero() -> None:
-    analysis = analyse_mat(_best_versus_random(5), plies=0)
+    analysis = analyse_mat(_best_versus_random(5, length=5), plies=0)
     best, random_player = analysis.players
     assert best.decisions > 20 and random_player.decisions > 20
     assert best.pr == pytest.approx(0.0, abs=1e-6)
