@@ -80,10 +80,11 @@ function show(i) {
 function renderFacts(frame) {
   const facts = $('replay-facts');
   if (!facts) return;
+  // digits in the page's language (the server's own rendering converts them too)
   for (const [key, value] of Object.entries({
-    event: `#${frame.sequence} ${frame.kind}: ${frame.description}`, time: frame.time,
-    actor: frame.actor || '–', game: String(frame.game_number), score: `${frame.score[0]}–${frame.score[1]}`,
-    cube: String(frame.cube.value), pips: `${frame.pips[0]} / ${frame.pips[1]}`, phase: frame.phase,
+    event: `#${num(frame.sequence)} ${frame.kind}: ${num(frame.description)}`, time: num(frame.time),
+    actor: frame.actor || '–', game: num(frame.game_number), score: num(`${frame.score[0]}–${frame.score[1]}`),
+    cube: num(frame.cube.value), pips: num(`${frame.pips[0]} / ${frame.pips[1]}`), phase: frame.phase_text || frame.phase,
   })) {
     const dd = facts.querySelector(`[data-fact='${key}']`);
     if (dd) dd.textContent = value;

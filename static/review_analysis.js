@@ -28,6 +28,8 @@ export function attachAnalysis({ board, show, rows, words, players }) {
   for (const note of document.querySelectorAll('.analysis-keys')) note.hidden = false;
 
   const signed = (text, row) => (row.sign ? `${text}${row.sign}` : text);
+  // a play's notation: left to right in any language, digits in the page's
+  const notation = (text) => html('bdi', { class: 'notation', dir: 'ltr', text: num(text) });
   const equity = (value) => num((value >= 0 ? '+' : '−') + Math.abs(value).toFixed(3));
 
   function renderDetail(row) {
@@ -55,11 +57,11 @@ export function attachAnalysis({ board, show, rows, words, players }) {
       const same = !row.best || row.best === row.chosen;
       parts.push(html('p', { class: 'played' },
         html('span', { class: 'swatch arrow-played', 'aria-hidden': 'true' }),
-        `${t('played')} `, html('bdi', { text: signed(row.chosen || t('no_move'), row) })));
+        `${t('played')} `, row.chosen ? notation(signed(row.chosen, row)) : t('no_move')));
       if (!same) {
         parts.push(html('p', { class: 'best' },
           html('span', { class: 'swatch arrow-best', 'aria-hidden': 'true' }),
-          `${t('best_play')} `, html('bdi', { text: row.best })));
+          `${t('best_play')} `, notation(row.best)));
       } else if (row.chosen) {
         parts.push(html('p', { class: 'best', text: t('played_best') }));
       }
