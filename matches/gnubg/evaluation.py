@@ -26,7 +26,7 @@ from matches.state import load_state
 from tavla.analysis import bots as bot_brain
 from tavla.analysis import read_mat
 from tavla.analysis.adjudication import match_winning_chances
-from tavla.analysis.analyse import analyse_record
+from tavla.analysis.analyse import AnalysisRules, analyse_record
 from tavla.engine.actions import Double, Drop, PlayMove, Take
 from tavla.engine.game import Phase
 from tavla.engine.plays import Play
@@ -71,7 +71,9 @@ def analysis_run(match_id: int) -> MatchAnalysis:
     analysis, _created = MatchAnalysis.objects.get_or_create(match=match)
     started = time.perf_counter()
     try:
-        result = analyse_record(read_mat(mat_export(match)), plies)
+        # The table's rules, which the .mat cannot carry: cube, gammons, the cube's cap.
+        rules = AnalysisRules.of(load_state(match).rules)
+        result = analyse_record(read_mat(mat_export(match)), plies, rules=rules)
     except Exception as error:  # noqa: BLE001 - stored for the referee, then re-raised
         analysis.status = AnalysisStatus.FAILED
         analysis.error = f"{type(error).__name__}: {error}"

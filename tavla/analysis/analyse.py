@@ -1,9 +1,12 @@
-"""Analyse a whole match record: every checker play and cube decision, the luck of every
-roll, and each player's summary (PR, error counts, luck, gnubg's rating words).
+"""Analyse a whole match record as GNU Backgammon 1.07's ``analyse match`` does: every checker
+play and cube decision, the luck of every roll, and each player's summary (PR, error counts,
+luck, gnubg's rating words).
 
 Losses are in normalised equity (see :mod:`tavla.analysis.evaluator`), always >= 0. The
-marks use GNU Backgammon's default thresholds; PR is XG's and Galaxy's: the mean loss per
-unforced decision times 500.
+marks and luck marks use the thresholds the evaluator analyses with (gnubg's ``show
+analysis``: 0.030 / 0.060 / 0.120, luck 0.3 / 0.6); PR is XG's and Galaxy's: the mean loss
+per counted decision times 500. The table's rules (:class:`AnalysisRules`) say whether the
+cube and gammons count: a ``.mat`` cannot say.
 """
 
 from __future__ import annotations
@@ -16,17 +19,37 @@ from tavla.analysis import evaluator
 from tavla.analysis.evaluator import Cube, CubeEquities, Level
 from tavla.analysis.matread import GameRecord, MatRecord, Turn, read_mat
 from tavla.engine import Position, legal_plays
+from tavla.engine.rules import MAX_CUBE, Rules
 
-#: gnubg's default skill thresholds (``set analysis threshold``), in normalised equity.
-DOUBTFUL: Final = 0.04
-ERROR: Final = 0.08
-BLUNDER: Final = 0.16
-#: gnubg's luck thresholds per roll.
-LUCKY: Final = 0.3
-VERY_LUCKY: Final = 0.6
+_THRESHOLDS: Final = evaluator.analysis_thresholds()
+#: The marks' thresholds on a decision's loss, read from the evaluator (gnubg's own).
+DOUBTFUL: Final = _THRESHOLDS.doubtful
+ERROR: Final = _THRESHOLDS.error
+BLUNDER: Final = _THRESHOLDS.blunder
+#: The luck marks' thresholds on a roll's luck, read from the evaluator.
+LUCKY: Final = _THRESHOLDS.lucky
+VERY_LUCKY: Final = _THRESHOLDS.very_lucky
+#: The longest match gnubg's match equity table covers.
+MAX_ANALYSED_LENGTH: Final = 64
 #: gnubg counts a cube decision where nobody doubled only when doubling was within this much
-#: of the best (a "close" cube decision).
+#: of not doubling (``isCloseCubedecision``), or when not doubling was wrong.
 CLOSE_CUBE: Final = 0.16
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisRules:
+    """The table's rules the analysis needs and a ``.mat`` cannot carry: whether the cube is
+    used (off: no cube decision is analysed), whether gammons count (off: every equity is
+    cubeless winning chances) and the highest cube (no double beyond it)."""
+
+    cube: bool = True
+    gammons: bool = True
+    max_cube: int = MAX_CUBE
+
+    @classmethod
+    def of(cls, rules: Rules) -> AnalysisRules:
+        return cls(cube=rules.cube, gammons=rules.gammons, max_cube=rules.max_cube)
+
 
 #: gnubg's rating words and their thresholds on the error rate per decision (analysis.c).
 RATINGS: Final = (
@@ -101,6 +124,11 @@ class Decision:
     luck: float | None = None
     luck_mark: str = ""
     cube: dict[str, float] | None = None
+    #: A cube decision's no double / double-take / double-pass, normalised equity from the
+    #: doubler's side (the player on roll); None for a checker play.
+    cube_equities: dict[str, float] | None = None
+    #: Seat 0's cubeless chance of winning the game before the decision (0..1; gnubg 0-ply).
+    win_chance: float | None = None
 
 
 @dataclass(slots=True)
@@ -163,8 +191,8 @@ def _crawford_games(record: MatRecord) -> set[int]:
     target = record.match_length - 1
     for index, game in enumerate(record.games):
         if target in game.score and max(game.score) == target:
-            previous = record.games[index - 1].score if index else (0, 0)
-            if target not in previous:
+            # Reached by winning a game: a 1-point match (0-0 is already "1-away") has none.
+            if index and target not in record.games[index - 1].score:
                 return {index}
             return set()
     return set()
@@ -174,20 +202,25 @@ class _GameWalker:
     """Walks one game, keeping the cube, and analyses each action."""
 
     def __init__(self, record: MatRecord, game: GameRecord, crawford: bool, level: Level,
-                 out: list[Decision]) -> None:
+                 rules: AnalysisRules, out: list[Decision]) -> None:
         self.record, self.game, self.level, self.out = record, game, level, out
+        self.rules = rules
         self.crawford = crawford
         self.cube_value = 1
         self.owner: int | None = None
         self.offered: CubeEquities | None = None  # the double on the table
-        self.offer_cube: Cube | None = None
+        self.offer_chance: float | None = None
         self.doubled_this_turn = False
         self.seen_play = False
-        self.inner = Level(max(0, level.plies - 1))
 
     def cube_for(self, player: int) -> Cube:
         return Cube(self.cube_value, self.owner, player, self.record.match_length,
-                    self.game.score, self.crawford)
+                    self.game.score, self.crawford, self.rules.gammons)
+
+    def may_double(self, cube: Cube) -> bool:
+        """Whether a no-double is a decision: gnubg's cube access, within the table's cap."""
+        return (self.rules.cube and cube.mover_may_double
+                and cube.value * 2 <= self.rules.max_cube)
 
     def board_before(self, index: int, player: int) -> Position:
         """The board seen by ``player`` before action ``index`` (plays record it)."""
@@ -196,16 +229,6 @@ class _GameWalker:
                 assert turn.after is not None
                 return turn.after if turn.player == player else turn.after.swap()
         return Position.initial()
-
-    def cube_equities(self, position: Position, cube: Cube, no_double: float | None,
-                      actual: bool) -> CubeEquities:
-        quick = evaluator.cube_equities(position, cube, Level(0), no_double)
-        if self.inner.plies == 0:
-            return quick
-        close = quick.no_double - min(quick.double_take, quick.double_pass) < CLOSE_CUBE
-        if not (actual or close):
-            return quick
-        return evaluator.cube_equities(position, cube, self.inner)
 
     def run(self) -> None:
         for index, turn in enumerate(self.game.turns):
@@ -223,17 +246,20 @@ class _GameWalker:
         position = self.board_before(index, turn.player)
         cube = self.cube_for(turn.player)
         self.doubled_this_turn = True
-        if not cube.mover_may_double:
-            self.offered = None  # a double gnubg would not allow: nothing to compare with
+        if not self.rules.cube or cube.crawford or cube.owner not in (None, cube.mover):
+            self.offered = None  # a double no rules allow: nothing to compare with
             return
-        eqs = self.cube_equities(position, cube, None, actual=True)
-        self.offered, self.offer_cube = eqs, cube
+        # A dead cube (our rules allow doubling it; gnubg never would) is analysed too.
+        eqs = evaluator.cube_decision(position, cube, self.level)
+        self.offered = eqs
+        self.offer_chance = _seat0(position, cube)
         chosen = min(eqs.double_take, eqs.double_pass)
         loss = max(0.0, eqs.best - chosen)
         self.add(Decision(
             self.game.number, index, turn.player, "double", position.to_id(), "double",
             "double" if eqs.should_double else "no double", chosen, eqs.best, loss,
-            mark(loss), True, cube=_cube_dict(eqs),
+            mark(loss), True, cube=_cube_dict(eqs), cube_equities=_cube_equities(eqs),
+            win_chance=self.offer_chance,
         ))
 
     def answer(self, index: int, turn: Turn) -> None:
@@ -251,7 +277,8 @@ class _GameWalker:
         self.add(Decision(
             self.game.number, index, turn.player, turn.kind, position.to_id(), turn.kind,
             "take" if take >= drop else "drop", chosen, best, loss, mark(loss), True,
-            cube=_cube_dict(eqs),
+            cube=_cube_dict(eqs), cube_equities=_cube_equities(eqs),
+            win_chance=self.offer_chance,
         ))
         self.offered = None
 
@@ -261,23 +288,32 @@ class _GameWalker:
         cube = self.cube_for(player)
         opening = not self.seen_play
         self.seen_play = True
-        # Luck: this roll's best against the average roll, at 0-ply as gnubg does.
-        average, per_roll = evaluator.roll_average(position, cube, Level(0), opening=opening)
+        chance = _seat0(position, cube)
         roll_key = (max(dice), min(dice))
-        luck = per_roll[roll_key] - average
-        if not opening and not self.doubled_this_turn and cube.mover_may_double:
-            eqs = self.cube_equities(position, cube, average if self.level.plies == 0 else None,
-                                     actual=False)
+        # Luck at 0-ply, as gnubg's analysis: this roll's best against the average roll (on
+        # the opening roll, against all 30 outcomes of it, either player winning it).
+        rolls = evaluator.OPENING_ROLLS if opening else evaluator.ROLLS
+        average, per_roll, zero_ply = evaluator.roll_equities(position, cube, Level(0), rolls,
+                                                              keep=dice)
+        if opening:
+            luck = evaluator.opening_luck(position, dice, cube, per_roll)
+        else:
+            luck = per_roll[roll_key] - average
+        if not opening and not self.doubled_this_turn and self.may_double(cube):
+            known = average if self.level.plies <= 1 else None
+            eqs = evaluator.cube_decision(position, cube, self.level, known)
             loss = max(0.0, eqs.best - eqs.no_double)
             close = eqs.no_double - min(eqs.double_take, eqs.double_pass) < CLOSE_CUBE
             self.add(Decision(
                 self.game.number, index, player, "no_double", position.to_id(), "no double",
                 "double" if eqs.should_double else "no double", eqs.no_double, eqs.best, loss,
                 mark(loss), close or loss > 0, cube=_cube_dict(eqs),
+                cube_equities=_cube_equities(eqs), win_chance=chance,
             ))
         self.doubled_this_turn = False
-        ranked = evaluator.rank_plays(position, dice, cube, self.level)
         chosen_key = (turn.after.mover, turn.after.opponent)
+        ranked = evaluator.scored_plays(position, dice, cube, self.level, chosen_key,
+                                        zero_ply if self.level.plies == 0 else None)
         if not ranked:
             equity = best = per_roll[roll_key]
             best_text = ""
@@ -290,8 +326,14 @@ class _GameWalker:
         self.add(Decision(
             self.game.number, index, player, "move", position.to_id(), turn.play, best_text,
             equity, best, loss, "" if forced else mark(loss), not forced, dice=dice,
-            forced=forced, luck=luck, luck_mark=luck_mark(luck),
+            forced=forced, luck=luck, luck_mark=luck_mark(luck), win_chance=chance,
         ))
+
+
+def _seat0(position: Position, cube: Cube) -> float:
+    """Seat 0's cubeless chance of winning, the player on roll being ``cube.mover``."""
+    chance = evaluator.win_probability(position)
+    return chance if cube.mover == 0 else 1.0 - chance
 
 
 def _notation(position: Position, dice: tuple[int, int], result: evaluator.Result) -> str:
@@ -299,6 +341,11 @@ def _notation(position: Position, dice: tuple[int, int], result: evaluator.Resul
         if (play.position.mover, play.position.opponent) == result:
             return play.notation()
     return "?"
+
+
+def _cube_equities(eqs: CubeEquities) -> dict[str, float]:
+    return {"no_double": eqs.no_double, "double_take": eqs.double_take,
+            "double_pass": eqs.double_pass}
 
 
 def _cube_dict(eqs: CubeEquities) -> dict[str, float]:
@@ -311,15 +358,21 @@ def _cube_dict(eqs: CubeEquities) -> dict[str, float]:
 
 
 def analyse_record(record: MatRecord, plies: int = 0,
-                   progress: Callable[[int, int], None] | None = None) -> MatchAnalysis:
-    """Analyse every decision of ``record`` with gnubg at ``plies`` (0-2)."""
+                   progress: Callable[[int, int], None] | None = None,
+                   rules: AnalysisRules | None = None) -> MatchAnalysis:
+    """Analyse every decision of ``record`` with gnubg at ``plies`` (0-2) under the table's
+    ``rules`` (default: cube and gammons on, as a ``.mat`` assumes)."""
     if plies not in (0, 1, 2):
         raise ValueError(f"plies is 0, 1 or 2, not {plies!r}")
+    if record.match_length > MAX_ANALYSED_LENGTH:
+        raise ValueError(f"gnubg's match equity table ends at {MAX_ANALYSED_LENGTH} points: "
+                         f"a {record.match_length} point match cannot be analysed")
     level = Level(plies)
+    rules = rules or AnalysisRules()
     decisions: list[Decision] = []
     crawford = _crawford_games(record)
     for index, game in enumerate(record.games):
-        _GameWalker(record, game, index in crawford, level, decisions).run()
+        _GameWalker(record, game, index in crawford, level, rules, decisions).run()
         if progress is not None:
             progress(index + 1, len(record.games))
     players = [PlayerSummary(record.names[0]), PlayerSummary(record.names[1])]
@@ -331,6 +384,7 @@ def analyse_record(record: MatRecord, plies: int = 0,
                          decisions)
 
 
-def analyse_mat(text: str, plies: int = 0) -> MatchAnalysis:
+def analyse_mat(text: str, plies: int = 0, rules: AnalysisRules | None = None
+                ) -> MatchAnalysis:
     """Read and analyse a ``.mat`` text. Raises :class:`MatFileError` for a bad file."""
-    return analyse_record(read_mat(text), plies)
+    return analyse_record(read_mat(text), plies, rules=rules)

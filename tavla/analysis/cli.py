@@ -1,4 +1,9 @@
-"""``python -m tavla.analysis FILE.mat [--plies N] [--json]``: analyse a match record."""
+"""``python -m tavla.analysis FILE.mat [--plies N] [--json] [--no-cube] [--no-gammons]
+[--max-cube N]``: analyse a match record.
+
+Never a traceback: a file no match can produce exits 1 with ``FILE: line N: what is wrong``;
+anything else that stops the analysis exits 1 with ``FILE: cannot analyse: why``.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +12,9 @@ import json
 import sys
 from collections.abc import Sequence
 
-from tavla.analysis.analyse import MatchAnalysis, analyse_record
+from tavla.analysis.analyse import AnalysisRules, MatchAnalysis, analyse_record
 from tavla.analysis.matread import MatFileError, read_mat
+from tavla.engine.rules import MAX_CUBE
 
 
 def format_summary(analysis: MatchAnalysis) -> str:
@@ -42,7 +48,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="evaluation depth (default 0)")
     parser.add_argument("--json", action="store_true",
                         help="print the whole analysis, every decision, as JSON")
+    # The table's rules a .mat cannot carry.
+    parser.add_argument("--no-cube", action="store_true",
+                        help="the table played without the cube: no cube decision is analysed")
+    parser.add_argument("--no-gammons", action="store_true",
+                        help="the table played without gammons: equities are cubeless "
+                             "winning chances")
+    parser.add_argument("--max-cube", type=int, choices=(2, 4, 8, 16, 32, 64),
+                        default=MAX_CUBE, help="the table's highest cube (default 64)")
     args = parser.parse_args(argv)
+    rules = AnalysisRules(cube=not args.no_cube, gammons=not args.no_gammons,
+                          max_cube=args.max_cube)
     try:
         if args.file == "-":
             text = sys.stdin.read()
@@ -54,10 +70,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     try:
         record = read_mat(text)
+        analysis = analyse_record(record, args.plies, rules=rules)
     except MatFileError as error:
         print(f"{args.file}: {error}", file=sys.stderr)
         return 1
-    analysis = analyse_record(record, args.plies)
+    except Exception as error:  # noqa: BLE001 - the promise is no traceback, whatever the file
+        print(f"{args.file}: cannot analyse: {error or type(error).__name__}", file=sys.stderr)
+        return 1
     if args.json:
         print(json.dumps(analysis.to_dict(), indent=1))
     else:

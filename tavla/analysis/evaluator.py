@@ -14,6 +14,9 @@ thread, so importing this module there raises
 
 from __future__ import annotations
 
+import os
+import re
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -27,6 +30,34 @@ import gnubg  # noqa: E402
 
 from tavla.analysis.levels import Level  # noqa: E402
 from tavla.engine import Position, legal_plays  # noqa: E402
+
+#: GNU Backgammon 1.07's cube efficiencies (``show cubeefficiency``), the reference Tavla's
+#: analysis is checked against. Later gnubg builds, this package among them, use larger ones
+#: below 2-ply (0.76 in contact), which moves every 0-ply cubeful equity a little (a
+#: double/take by about 0.0025 match-winning chance); with these the package's 0-ply
+#: cubeful equities are gnubg 1.07's.
+GNUBG_107_CUBE_EFFICIENCY: Final = (
+    "contact 0.68", "crashed 0.68", "os 0.6", "race factor 0.00125",
+    "race coefficient 0.55", "race max 0.7", "race min 0.6",
+)
+
+
+def _quietly(commands: Sequence[str]) -> None:
+    """Run gnubg commands without their confirmations on standard output (gnubg prints
+    them from C, so they would land in the middle of, say, the command line's JSON)."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        with open(os.devnull, "w") as devnull:
+            os.dup2(devnull.fileno(), 1)
+            for command in commands:
+                gnubg.command(command)
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
+_quietly([f"set cubeefficiency {setting}" for setting in GNUBG_107_CUBE_EFFICIENCY])
 
 __all__ = [
     "OPENING_ROLLS", "ROLLS", "Cube", "CubeEquities", "Level", "Result", "Side",
@@ -61,15 +92,18 @@ class Cube:
     match_length: int
     score: tuple[int, int]
     crawford: bool
+    #: Gammons count. Off (a table without gammons), every equity is cubeless winning
+    #: chances, 2 P(win) - 1: gnubg evaluates cubeless with gammons priced at nothing.
+    gammons: bool = True
 
     def doubled(self) -> Cube:
         """After the mover doubles and the opponent takes."""
         return Cube(self.value * 2, 1 - self.mover, self.mover, self.match_length,
-                    self.score, self.crawford)
+                    self.score, self.crawford, self.gammons)
 
     def for_player(self, mover: int) -> Cube:
         return Cube(self.value, self.owner, mover, self.match_length, self.score,
-                    self.crawford)
+                    self.crawford, self.gammons)
 
     @property
     def mover_may_double(self) -> bool:
@@ -126,6 +160,8 @@ def cube_info(cube: Cube) -> dict[str, Any]:
         # the cube is centred; Tavla plays without it, so gammons count fully.
         info["jacoby"] = 0
         info["gammonprice"] = ((1.0, 1.0), (1.0, 1.0))
+    if not cube.gammons:
+        info["gammonprice"] = ((0.0, 0.0), (0.0, 0.0))
     return info
 
 
@@ -290,6 +326,296 @@ def match_winning_chance(position: Position, cube: Cube, level: Level,
     return to_mwc(equity, cube)
 
 
+def win_probability(position: Position) -> float:
+    """gnubg's 0-ply cubeless chance that the player on roll wins the game."""
+    output = gnubg.evaluate(board(position), _cube_info(Cube(1, None, 0, 0, (0, 0), False)),
+                            _context(Level(), cubeful=False))
+    return float(output[0])
+
+
 def version() -> str:
     """The gnubg package version, recorded with every analysis."""
     return str(gnubg.__version__)
+
+
+# --- gnubg's analysis as gnubg 1.07's ``analyse match`` does it ------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    """gnubg's analysis thresholds (``show analysis``): the marks on a decision's loss and the
+    luck marks on a roll, in normalised equity."""
+
+    doubtful: float
+    error: float
+    blunder: float
+    lucky: float
+    very_lucky: float
+
+
+#: gnubg's defaults, used only if the evaluator's ``show analysis`` cannot be read.
+DEFAULT_THRESHOLDS: Final = Thresholds(0.030, 0.060, 0.120, 0.300, 0.600)
+_THRESHOLD_LINE: Final = re.compile(r"^\s*([-+]\d+\.\d+)\s+(doubtful|bad|very bad|lucky|very lucky)\s*$")
+_thresholds: Thresholds | None = None
+
+
+def analysis_thresholds() -> Thresholds:
+    """The thresholds gnubg itself analyses with, read from the evaluator (its ``show
+    analysis`` text: 0.030 / 0.060 / 0.120 and luck 0.3 / 0.6 in gnubg 1.07 and the package)."""
+    global _thresholds  # noqa: PLW0603 - read once per process: the evaluator's settings are fixed
+    if _thresholds is None:
+        found: dict[str, float] = {}
+        for line in str(gnubg.show("analysis")).splitlines():
+            match = _THRESHOLD_LINE.match(line)
+            if match:
+                found.setdefault(match.group(2), abs(float(match.group(1))))
+        try:
+            _thresholds = Thresholds(found["doubtful"], found["bad"], found["very bad"],
+                                     found["lucky"], found["very lucky"])
+        except KeyError:
+            _thresholds = DEFAULT_THRESHOLDS
+    return _thresholds
+
+
+def analysis_filter(plies: int, accept: int = 0) -> list[dict[str, Any]]:
+    """gnubg 1.07's analysis move filter at ``plies`` (``show analysis``: keep up to 16 plays
+    within 0.32 of the best at 0-ply, no pruning at 1-ply), keeping at least the first
+    ``accept`` plays of the 0-ply ranking whatever their equity (the played one)."""
+    return [{"ply": plies, "level": 0, "acceptmoves": accept, "extramoves": 16,
+             "threshold": 0.32}] + [
+        {"ply": plies, "level": level, "acceptmoves": -1, "extramoves": 0, "threshold": 0.0}
+        for level in range(1, plies)
+    ]
+
+
+_CONTEXTS: dict[tuple[int, float, bool], dict[str, Any]] = {}
+_CUBE_INFOS: dict[Cube, dict[str, Any]] = {}
+
+
+def _context(level: Level, cubeful: bool = True) -> dict[str, Any]:
+    """The evaluation context, made once: gammons-off tables are evaluated cubeless."""
+    key = (level.plies, level.noise, cubeful)
+    if key not in _CONTEXTS:
+        _CONTEXTS[key] = gnubg.eval_context(1 if cubeful else 0, level.plies, 1,
+                                            1 if level.plies else 0, float(level.noise))
+    return _CONTEXTS[key]
+
+
+def _cube_info(cube: Cube) -> dict[str, Any]:
+    info = _CUBE_INFOS.get(cube)
+    if info is None:
+        info = _CUBE_INFOS[cube] = cube_info(cube)
+    return info
+
+
+def _find(position: Position | Result, dice: tuple[int, int], cube: Cube, level: Level,
+          accept: int | None = None) -> list[dict[str, Any]]:
+    """gnubg's plays of ``dice`` from ``position`` (mover first), scored at ``level`` with the
+    analysis filter (all plays at 0-ply)."""
+    sides = (position.mover, position.opponent) if isinstance(position, Position) else position
+    gnubg_board = (sides[1], sides[0])
+    if level.plies == 0:
+        found: list[dict[str, Any]] = gnubg.find_best_moves(
+            gnubg_board, _cube_info(cube), _context(level, cube.gammons), dice)
+    else:
+        found = gnubg.find_best_moves(gnubg_board, _cube_info(cube),
+                                      _context(level, cube.gammons), dice,
+                                      analysis_filter(level.plies, accept or 0))
+    return found
+
+
+def _synthetic(result: Result) -> tuple[Result, tuple[int, int]] | None:
+    """A position and non-double roll from which one play (no checker borne off, nobody hit)
+    reaches ``result``: the score gnubg gives a play depends only on where it ends, so this
+    scores ``result`` when the real play's move tuple cannot say where it ends (a bear-off)
+    or there is no play at all (a roll that cannot be played)."""
+    mover, opponent = result
+    if mover[24]:
+        # Still on the bar: enter one checker with ``a`` onto 25-a, the other die blocked.
+        for a in range(1, 7):
+            if not mover[24 - a]:
+                continue
+            for b in range(1, 7):
+                if b != a and opponent[b - 1] >= 2:
+                    before = list(mover)
+                    before[24 - a] -= 1
+                    before[24] += 1
+                    return (tuple(before), opponent), (a, b)
+        return None
+    for q in range(1, 25):
+        if not mover[q - 1]:
+            continue
+        for a in range(2, 7):
+            for b in range(1, a):
+                source = q + a + b
+                if source > 24 or opponent[24 - source]:
+                    continue
+                if opponent[24 - (q + a)] and opponent[24 - (q + b)]:
+                    continue
+                before = list(mover)
+                before[q - 1] -= 1
+                before[source - 1] += 1
+                return (tuple(before), opponent), (a, b)
+    return None
+
+
+def result_score(result: Result, cube: Cube, level: Level) -> float | None:
+    """gnubg's score (the mover's cubeful equity, ``level`` deep) of a play that ends in
+    ``result``; None when no synthetic play reaches it (see :func:`_synthetic`)."""
+    synthetic = _synthetic(result)
+    if synthetic is None:
+        return None
+    start, dice = synthetic
+    accept = -1 if level.plies else None  # every play at full depth: the wanted one too
+    for entry in _find(start, dice, cube, level, accept):
+        if _apply(start, entry["move"]) == result:
+            return float(entry["score"])
+    return None
+
+
+def _apply(sides: Result, move: Sequence[int]) -> Result | None:
+    return apply_gnubg_move(Position(sides[0], sides[1]), move)
+
+
+def scored_plays(position: Position, dice: tuple[int, int], cube: Cube, level: Level,
+                 played: Result | None = None,
+                 zero_ply: list[dict[str, Any]] | None = None) -> list[tuple[Result, float]]:
+    """Every play gnubg's analysis scores, as (resulting position, cubeful equity), best first,
+    as gnubg 1.07's ``analyse match``: the plays its move filter keeps at ``level``'s full
+    depth, and ``played`` always at full depth; plays the filter drops keep their shallower
+    score. Bear-offs (whose move tuple the package cuts short) are matched by where they end.
+
+    ``zero_ply`` is gnubg's 0-ply list for the same roll when already computed (luck)."""
+    if zero_ply is None or level.plies:
+        accept = None
+        if level.plies and played is not None:
+            ranking = zero_ply if zero_ply is not None else _find(position, dice, cube, Level())
+            results = _resolve(position, dice, cube, Level(), ranking)
+            rank = next((i for i, (result, _) in enumerate(results) if result == played),
+                        len(results))
+            # The filter ranks on the pruning nets: a little slack keeps the played play in.
+            accept = rank + 3
+        found = _find(position, dice, cube, level, accept)
+    else:
+        found = zero_ply
+    ranked = _resolve(position, dice, cube, level, found)
+    ranked.sort(key=lambda item: -item[1])
+    return ranked
+
+
+def _resolve(position: Position, dice: tuple[int, int], cube: Cube, level: Level,
+             found: list[dict[str, Any]]) -> list[tuple[Result, float]]:
+    """gnubg's entries as (result, score), in gnubg's order; entries whose tuple is cut short
+    at a bear-off are scored by where each remaining legal play ends."""
+    ranked: list[tuple[Result, float]] = []
+    cut = 0
+    for entry in found:
+        result = apply_gnubg_move(position, entry["move"])
+        if result is None:
+            cut += 1
+        else:
+            ranked.append((result, float(entry["score"])))
+    if cut:
+        known = {result for result, _ in ranked}
+        for play in legal_plays(position, *dice):
+            result = (play.position.mover, play.position.opponent)
+            if result in known:
+                continue
+            known.add(result)
+            score = result_score(result, cube, level)
+            if score is None:  # cannot happen in a bear-off (no checker on the bar)
+                score = -static_equity(Position(result[1], result[0]),
+                                       cube.for_player(1 - cube.mover))
+            ranked.append((result, score))
+    return ranked
+
+
+def roll_equities(position: Position, cube: Cube, level: Level, rolls: Sequence[
+        tuple[tuple[int, int], int]] = ROLLS, keep: tuple[int, int] | None = None,
+                  ) -> tuple[float, dict[tuple[int, int], float], list[dict[str, Any]] | None]:
+    """The mover's cubeful equity before rolling, as the weighted average over ``rolls`` of
+    each roll's best play at ``level``; each roll's equity (higher die first); and gnubg's
+    list of plays for the roll ``keep``. A roll that cannot be played is scored at the same
+    depth as the others (the unchanged position, the opponent on roll)."""
+    per_roll: dict[tuple[int, int], float] = {}
+    total = 0.0
+    weights = 0
+    kept: list[dict[str, Any]] | None = None
+    danced: float | None = None
+    key_keep = (max(keep), min(keep)) if keep else None
+    for roll, weight in rolls:
+        found = _find(position, roll, cube, level)
+        if roll == key_keep:
+            kept = found
+        if found:
+            equity = float(found[0]["score"])
+        else:
+            if danced is None:
+                score = result_score((position.mover, position.opponent), cube, level)
+                danced = score if score is not None else best_equity(position, roll, cube, level)
+            equity = danced
+        per_roll[roll] = equity
+        total += weight * equity
+        weights += weight
+    return total / weights, per_roll, kept
+
+
+def opening_luck(position: Position, dice: tuple[int, int], cube: Cube,
+                 per_roll: dict[tuple[int, int], float]) -> float:
+    """The luck of the opening roll as gnubg counts it: the roll's equity against the mean of
+    all 30 opening outcomes, each of the 15 rolls won by either player, so winning the
+    opening roll is luck too. ``per_roll`` are the mover's equities of the 15 rolls."""
+    other = cube.for_player(1 - cube.mover)
+    _, their_rolls, _ = roll_equities(position, other, Level(), OPENING_ROLLS)
+    mine = per_roll[(max(dice), min(dice))]
+    if cube.match_length:
+        mean = sum(to_mwc(per_roll[roll], cube) + 1.0 - to_mwc(their_rolls[roll], other)
+                   for roll, _ in OPENING_ROLLS) / 30
+        return from_mwc(to_mwc(mine, cube), cube) - from_mwc(mean, cube)
+    mean = sum(per_roll[roll] - their_rolls[roll] for roll, _ in OPENING_ROLLS) / 30
+    return mine - mean
+
+
+def cube_decision(position: Position, cube: Cube, level: Level,
+                  no_double: float | None = None) -> CubeEquities:
+    """No double / double-take / double-pass for the mover at ``level``, as gnubg's analysis
+    makes a cube decision at that depth: at 0-ply gnubg's own 0-ply cubeful evaluation of the
+    position (read from the score gnubg gives a play by the opponent that ends in it), deeper
+    the average over the 21 rolls one ply shallower (gnubg's n-ply cube evaluation).
+
+    The mover need not have access to the cube (a dead cube, our rules allow doubling it)."""
+    if level.plies:
+        inner = Level(level.plies - 1)
+        if no_double is None:
+            no_double, _, _ = roll_equities(position, cube, inner)
+        take_raw, _, _ = roll_equities(position, cube.doubled(), inner)
+        return _equities(no_double, take_raw, cube)
+    them = (position.opponent, position.mover)
+    theirs = cube.for_player(1 - cube.mover)
+    doubled = cube.doubled().for_player(1 - cube.mover)
+    take_score = result_score(them, doubled, level)
+    optimal_score = result_score(them, theirs, level)
+    if take_score is None or optimal_score is None:
+        return cube_equities(position, cube, level, no_double)
+    if cube.match_length:
+        take_raw = from_mwc(1.0 - to_mwc(take_score, doubled), cube.doubled())
+        optimal = from_mwc(1.0 - to_mwc(optimal_score, theirs), cube)
+    else:
+        take_raw, optimal = -take_score, -optimal_score
+    eqs = _equities(optimal, take_raw, cube)
+    if (cube.gammons and cube.mover_may_double
+            and optimal <= min(eqs.double_take, eqs.double_pass) + 1e-7):
+        # gnubg's equity was the double's: not doubling is worth less, by how much only a
+        # deeper look says (capped so the verdict stays gnubg's).
+        deeper = no_double if no_double is not None else roll_equities(position, cube, level)[0]
+        eqs = _equities(min(deeper, optimal), take_raw, cube)
+    return eqs
+
+
+def _equities(no_double: float, take_raw: float, cube: Cube) -> CubeEquities:
+    doubled = cube.doubled()
+    if not cube.match_length:
+        return CubeEquities(no_double, 2 * take_raw, 1.0, None)
+    mwc_nd = to_mwc(no_double, cube)
+    mwc_dt = to_mwc(take_raw, doubled)
+    mwc_dp = to_mwc(1.0, cube)
+    return CubeEquities(no_double, from_mwc(mwc_dt, cube), 1.0, (mwc_nd, mwc_dt, mwc_dp))

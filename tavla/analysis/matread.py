@@ -65,6 +65,8 @@ class GameRecord:
     number: int
     score: tuple[int, int]
     turns: list[Turn] = field(default_factory=list)
+    line: int = 0  # the "Game N" line
+    score_line: int = 0
 
 
 @dataclass(slots=True)
@@ -75,6 +77,12 @@ class MatRecord:
     names: tuple[str, str]
     crawford: bool
     games: list[GameRecord]
+
+
+#: The longest match Tavla's rules allow (``tavla.engine.rules.Rules``).
+MAX_MATCH_LENGTH: Final = 0x7FFF
+#: The highest cube a record can reach (Tavla's and gnubg's limit).
+MAX_CUBE: Final = 64
 
 
 def _actions(text: str, number: int) -> list[tuple[int, re.Match[str]]]:
@@ -110,10 +118,13 @@ def read_mat(text: str) -> MatRecord:
             if found is None:
                 raise MatFileError(number, "expected 'N point match' before the games")
             match_length = int(found.group(1))
+            if match_length > MAX_MATCH_LENGTH:
+                raise MatFileError(number, f"a match is at most {MAX_MATCH_LENGTH} points, "
+                                           f"not {found.group(1)}")
             continue
         game_line = GAME_LINE.match(line)
         if game_line:
-            game = GameRecord(int(game_line.group(1)), (0, 0))
+            game = GameRecord(int(game_line.group(1)), (0, 0), line=number)
             games.append(game)
             board = Position.initial()
             expecting_score = True
@@ -126,6 +137,7 @@ def read_mat(text: str) -> MatRecord:
                 raise MatFileError(number, "expected the score line 'Name : 0   Name : 0'")
             names = (score.group(1).strip(), score.group(3).strip())
             game.score = (int(score.group(2)), int(score.group(4)))
+            game.score_line = number
             expecting_score = False
             continue
         numbered = NUMBERED.match(line)
@@ -144,7 +156,62 @@ def read_mat(text: str) -> MatRecord:
     if match_length is None:
         raise MatFileError(max(1, len(lines)), "no 'N point match' line")
     crawford = headers.get("crawford", "on").lower() != "off"
-    return MatRecord(match_length, names, crawford and match_length > 0, games)
+    record = MatRecord(match_length, names, crawford and match_length > 0, games)
+    _check(record, max(1, len(lines)))
+    return record
+
+
+def _check(record: MatRecord, last_line: int) -> None:
+    """Refuse what no match can produce: no game, games out of order or empty, a score the
+    games before it do not give, a cube that does not double, a game worth more than three
+    times its cube. Raises :class:`MatFileError` naming the line."""
+    if not record.games:
+        raise MatFileError(last_line, "no game in the record")
+    length = record.match_length
+    expected: tuple[int, int] | None = None
+    for index, game in enumerate(record.games):
+        if game.number != index + 1:
+            raise MatFileError(game.line, f"expected 'Game {index + 1}', not "
+                                          f"'Game {game.number}': games are numbered in order")
+        if length and max(game.score) >= length:
+            raise MatFileError(game.score_line, f"a score of {max(game.score)} in a "
+                                                f"{length} point match: the match was over")
+        if expected is not None and game.score != expected:
+            raise MatFileError(game.score_line, f"the score after game {index} is "
+                                                f"{expected[0]}-{expected[1]}, not "
+                                                f"{game.score[0]}-{game.score[1]}")
+        if not game.turns:
+            raise MatFileError(game.line, f"game {game.number} has no action")
+        expected = _score_after(game, length)
+
+
+def _score_after(game: GameRecord, length: int) -> tuple[int, int] | None:
+    """The score after ``game`` from its ``Wins`` line, checking its cube on the way; None
+    for a game that did not end (only the last one may not)."""
+    cube = 1
+    for turn in game.turns:
+        if turn.kind == "double":
+            if turn.cube != 2 * cube or turn.cube > MAX_CUBE:
+                raise MatFileError(turn.line, f"the cube is at {cube}: a double turns it to "
+                                              f"{2 * cube}, not {turn.cube}")
+        elif turn.kind == "take":
+            cube *= 2
+        elif turn.kind == "wins":
+            # A game is worth at most a backgammon at the cube; a match awarded to a player
+            # (a forfeit, a flag that loses the match, a referee) scores what they needed;
+            # a referee may award a money game up to a backgammon at the highest cube.
+            most = 3 * cube
+            if length:
+                most = max(most, length - game.score[turn.player])
+            else:
+                most = max(most, 3 * MAX_CUBE)
+            if not 1 <= turn.points <= most:
+                raise MatFileError(turn.line, f"this game is worth 1 to {most} points, not "
+                                              f"{turn.points}")
+            score = list(game.score)
+            score[turn.player] += turn.points
+            return score[0], score[1]
+    return None
 
 
 def _add_turn(game: GameRecord, board: Position, player: int, action: re.Match[str],

@@ -42,7 +42,7 @@ def _best_versus_random(seed: int, length: int = 3) -> str:
         elif phase is Phase.TURN_START:
             cube = cube_of(state, state.player_on_roll or 0)
             if state.player_on_roll == 0 and state.may_double() and cube.mover_may_double:
-                eqs = evaluator.cube_equities(state.position, cube, Level(0))
+                eqs = evaluator.cube_decision(state.position, cube, Level(0))
                 if eqs.should_double:
                     state = state.apply(Double())
                     continue
