@@ -210,7 +210,7 @@ ENGLISH_WORDS = {
     # gnubg's words of an analysis (the review, the profile, the referee's replay)
     "doubtful", "error", "blunder", "lucky", "unlucky", "supernatural", "expert",
     "casual player", "awful", "go to bed", "better luck next time", "good dice",
-    "las vegas", "no double", "pass", "too good", "played", "best", "equity", "luck",
+    "go to las vegas", "no double", "pass", "too good", "played", "best", "equity", "luck",
     "decision", "analysis",
 }
 LATIN_DIGIT = re.compile(r"[0-9]")
