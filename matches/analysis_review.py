@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from matches.analysis_words import MARK_SIGNS, analysis_word
-from tavla.engine import Position
+from tavla.engine import Position, legal_plays
 from tavla.engine.errors import EngineError
-from tavla.engine.notation import resolve_play
+from tavla.engine.notation import resolve
 
 #: The game events that are decisions of the ``.mat`` record, in the order the analysis
 #: numbers them (``index``): see :mod:`tavla.engine.matfile`.
@@ -84,16 +84,30 @@ def _frame_of(frames: Sequence[dict[str, Any]], game: int, event: int) -> int | 
     return None
 
 
-def _moves(position_id: str, dice: Sequence[int] | None, notation: str) -> list[list[int]]:
-    """The moves of ``notation`` as ``[source, destination]`` in the mover's numbering (25 the
-    bar, 0 off); empty for a pass, a cube action, or notation that does not resolve."""
-    if not dice or not notation:
-        return []
+def _play_moves(decision: dict[str, Any]) -> tuple[list[list[int]], list[list[int]]]:
+    """The moves of the played and of the best play of a checker play, each as
+    ``[source, destination]`` in the mover's numbering (25 the bar, 0 off); empty for a pass
+    or notation that does not resolve. The legal plays are generated once for both."""
+    dice, chosen, best = decision.get("dice"), decision.get("chosen", ""), decision.get("best")
+    if not dice or not (chosen or best):
+        return [], []
     try:
-        play = resolve_play(Position.from_id(position_id), (dice[0], dice[1]), notation)
+        position = Position.from_id(decision["position_id"])
+        roll = (int(dice[0]), int(dice[1]))
+        plays = legal_plays(position, *roll)
     except (EngineError, ValueError):
-        return []
-    return [[move.source, move.destination] for move in play.moves]
+        return [], []
+
+    def moves(notation: str | None) -> list[list[int]]:
+        if not notation:
+            return []
+        try:
+            play = resolve(position, roll, plays, notation)
+        except (EngineError, ValueError):
+            return []
+        return [[move.source, move.destination] for move in play.moves]
+
+    return moves(chosen), moves(best)
 
 
 def _win_point(decision: dict[str, Any]) -> tuple[float, bool] | None:
@@ -159,16 +173,15 @@ def decision_rows(decisions: Sequence[dict[str, Any]], names: Sequence[str],
         verdict = cube_verdict(equities)
         win = _win_point(decision)
         chosen, best = decision.get("chosen", ""), decision.get("best", "")
+        played_moves, best_moves = ([], []) if cube else _play_moves(decision)
         rows.append({
             **decision,
             "number": len(rows),
             "name": names[decision["player"]] if decision["player"] < len(names) else "",
             "frame": frame,
             "event": event,
-            "played_moves": [] if cube else _moves(decision["position_id"],
-                                                   decision.get("dice"), chosen),
-            "best_moves": [] if cube or not best else _moves(decision["position_id"],
-                                                             decision.get("dice"), best),
+            "played_moves": played_moves,
+            "best_moves": best_moves,
             "sign": MARK_SIGNS.get(decision.get("mark", ""), ""),
             "mark_text": analysis_word(decision["mark"]) if decision.get("mark") else "",
             "luck_text": (analysis_word(decision["luck_mark"])
