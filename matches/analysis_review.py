@@ -141,7 +141,8 @@ def decision_rows(decisions: Sequence[dict[str, Any]], names: Sequence[str],
 
     Every row keeps the stored decision's fields and adds: ``number`` (its place in this
     list), ``name`` (the player's), ``frame`` (the review frame showing its position, or
-    None), ``event`` (``[game index, event index]`` of its move-list entry, or None),
+    None), ``event`` (``[game index, event index]`` of its move-list entry: the play, the
+    cube action, or for a "no double" the roll it came before; None when not found),
     ``played_moves`` / ``best_moves`` (for the arrows), ``sign`` (?!, ?, ??), ``mark_text``,
     ``luck_text``, ``chosen_text`` / ``best_text`` (translated for cube actions),
     ``equities`` and ``verdict`` / ``verdict_text`` for cube decisions, and ``win`` /
@@ -164,7 +165,9 @@ def decision_rows(decisions: Sequence[dict[str, Any]], names: Sequence[str],
             events = games[game]["events"]
             place = _event_index(events, decision["index"])
             if place is not None:
-                event = [game, place]
+                # a missed double's mark goes on the roll it came before, not on the play
+                roll = _roll_before(events, place) if kind == "no_double" else None
+                event = [game, place if roll is None else roll]
                 shown = _shown_after(decision, events, place)
                 if shown is not None:
                     frame = _frame_of(frames, game, shown)

@@ -82,6 +82,11 @@ def test_every_decision_of_a_real_analysed_match_is_tied_to_its_position(
             assert frame["phase"] == "cube_offered" and frame["player_to_act"] == row["player"]
         else:  # double, or a counted no double: before the roll
             assert frame["phase"] == "turn_start" and frame["player_on_roll"] == row["player"]
+            game, place = row["event"]
+            event = review["games"][game]["events"][place]
+            # a missed double's mark goes on the roll that followed it
+            assert event["type"] == ("roll" if row["kind"] == "no_double" else "double")
+            assert event.get("player") in (row["player"], None)
         assert row["sign"] == MARK_SIGNS.get(row["mark"], "")
         # gnubg's own cubeless winning chance, not the older analyses' estimate
         assert row["win"] is not None and 0.0 <= row["win"] <= 1.0 and not row["win_estimated"]
