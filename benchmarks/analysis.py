@@ -1,12 +1,18 @@
-"""Benchmark of gnubg's match analysis (tavla.analysis): a whole 7-point match.
+"""Benchmark of the match analysis (tavla.analysis) against GNU Backgammon 1.07's own
+``analyse match``, side by side in one run, on the same matches at the same depth.
 
-Run from the repository root: ``.venv/bin/python benchmarks/analysis.py`` (``--quick``
-skips the 2-ply run). One process, one thread: gnubg's evaluator runs on one core.
+Run from the repository root: ``.venv/bin/python benchmarks/analysis.py`` (``--quick``: 0-ply
+only; ``--plies 2``: 2-ply only). Both sides are measured in CPU seconds of the analysis alone
+(no start-up, no net loading): ours with ``time.process_time`` around ``analyse_record`` in this
+process, gnubg's with ``time.process_time`` around ``analyse match`` inside Debian's gnubg
+1.07 (``gnubg -t``, one thread: ``set threads 1``), when it is installed. The matches are the
+ten gnubg self-play matches of the differential test (2 to 11 points,
+tests/analysis/data/gnubg_levels_*.mat) at 0-ply, and the first three of them at 2-ply.
+Reported: each match's CPU on both sides and the ratio, and the median ratio; the target is
+a median ratio of at most 1.0 at either depth (faster than gnubg or as fast).
 
-The match is GNU Backgammon's own 0-ply self-play, 7 points, 6 games, 276 actions
-(tests/analysis/data/gnubg_selfplay_7pt.mat). Each level's wall time is the median of its
-runs, with the CPU time of the process beside it (the machine may be shared). Targets: 2 s
-at 0-ply, 60 s at 2-ply.
+Measured on 2026-12-03 with ~7 other helpers' test suites running on the same 2 cores (load
+average 10-17): see docs/analysis.md ("Speed") for the figures of that run.
 """
 
 from __future__ import annotations
@@ -21,39 +27,65 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tavla.analysis.analyse import analyse_record  # noqa: E402
 from tavla.analysis.matread import read_mat  # noqa: E402
+from tests.engine.gnubg_ref import gnubg_path, run_gnubg_script  # noqa: E402
 
-MATCH = Path(__file__).resolve().parent.parent / "tests/analysis/data/gnubg_selfplay_7pt.mat"
-TARGETS = {0: 2.0, 2: 60.0}
+DATA = Path(__file__).resolve().parent.parent / "tests/analysis/data"
+MATCHES = sorted(DATA.glob("gnubg_levels_*.mat"))
+TWO_PLY_MATCHES = MATCHES[:3]
+TARGET_RATIO = 1.0
+
+# Runs inside gnubg 1.07: the CPU seconds of ``analyse match`` for each file.
+GNUBG_SCRIPT = """
+import gnubg, time
+plies, paths = PAYLOAD
+for command in ("set player 0 human", "set player 1 human", "set display off",
+                "set threads 1",
+                "set analysis chequerplay evaluation plies %d" % plies,
+                "set analysis cubedecision evaluation plies %d" % plies):
+    gnubg.command(command)
+seconds = []
+for path in paths:
+    gnubg.command("import mat " + path)
+    start = time.process_time()
+    gnubg.command("analyse match")
+    seconds.append(time.process_time() - start)
+emit(seconds)
+"""
 
 
-def measure(plies: int, runs: int) -> tuple[float, float, int]:
-    record = read_mat(MATCH.read_text())
-    walls, cpus = [], []
-    decisions = 0
-    for _ in range(runs):
-        wall, cpu = time.perf_counter(), time.process_time()
-        analysis = analyse_record(record, plies)
-        walls.append(time.perf_counter() - wall)
-        cpus.append(time.process_time() - cpu)
-        decisions = len(analysis.decisions)
-    return statistics.median(walls), statistics.median(cpus), decisions
+def ours(path: Path, plies: int) -> float:
+    record = read_mat(path.read_text())
+    start = time.process_time()
+    analyse_record(record, plies)
+    return time.process_time() - start
 
 
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="0-ply only")
+    parser.add_argument("--plies", type=int, choices=(0, 2), help="one depth only")
     args = parser.parse_args()
+    depths = [0] if args.quick else [args.plies] if args.plies is not None else [0, 2]
+    if gnubg_path() is None:
+        print("gnubg 1.07 is not installed (apt-get install gnubg): nothing to compare with")
+        return 2
     failed = False
-    for plies, runs in ((0, 5), (2, 1)):
-        if plies and args.quick:
-            continue
-        wall, cpu, decisions = measure(plies, runs)
-        target = TARGETS[plies]
-        verdict = "ok" if cpu <= target else "SLOWER THAN TARGET"
-        failed |= cpu > target
-        print(f"{plies}-ply: 7-point match, {decisions} decisions analysed: median wall "
-              f"{wall:.2f} s, CPU {cpu:.2f} s over {runs} run(s); target {target:.0f} s: "
-              f"{verdict}")
+    ours(MATCHES[0], 0)  # load the nets before measuring
+    for plies in depths:
+        files = MATCHES if plies == 0 else TWO_PLY_MATCHES
+        theirs = run_gnubg_script(GNUBG_SCRIPT, [plies, [str(p) for p in files]],
+                                  timeout=7200)
+        ratios = []
+        for path, gnubg_cpu in zip(files, theirs, strict=True):
+            cpu = ours(path, plies)
+            ratios.append(cpu / gnubg_cpu)
+            print(f"{plies}-ply {path.name}: Tavla {cpu:.2f} s CPU, gnubg 1.07 "
+                  f"{gnubg_cpu:.2f} s CPU, ratio {cpu / gnubg_cpu:.2f}")
+        median = statistics.median(ratios)
+        verdict = "ok" if median <= TARGET_RATIO else "SLOWER THAN GNUBG"
+        failed |= median > TARGET_RATIO
+        print(f"{plies}-ply: median ratio Tavla/gnubg {median:.2f} over {len(files)} "
+              f"matches (max {max(ratios):.2f}); target {TARGET_RATIO:.1f}: {verdict}")
     return 1 if failed else 0
 
 

@@ -313,7 +313,7 @@ class _GameWalker:
         self.doubled_this_turn = False
         chosen_key = (turn.after.mover, turn.after.opponent)
         ranked = evaluator.scored_plays(position, dice, cube, self.level, chosen_key,
-                                        zero_ply if self.level.plies == 0 else None)
+                                        zero_ply)
         if not ranked:
             equity = best = per_roll[roll_key]
             best_text = ""

@@ -354,7 +354,8 @@ class Thresholds:
 
 #: gnubg's defaults, used only if the evaluator's ``show analysis`` cannot be read.
 DEFAULT_THRESHOLDS: Final = Thresholds(0.030, 0.060, 0.120, 0.300, 0.600)
-_THRESHOLD_LINE: Final = re.compile(r"^\s*([-+]\d+\.\d+)\s+(doubtful|bad|very bad|lucky|very lucky)\s*$")
+_THRESHOLD_LINE: Final = re.compile(
+    r"^\s*([-+]\d+\.\d+)\s+(doubtful|bad|very bad|lucky|very lucky)\s*$")
 _thresholds: Thresholds | None = None
 
 
@@ -405,6 +406,24 @@ def _cube_info(cube: Cube) -> dict[str, Any]:
     if info is None:
         info = _CUBE_INFOS[cube] = cube_info(cube)
     return info
+
+
+#: 0-ply scores of plays already evaluated, by (where the play ends, cube): a play's score
+#: depends only on that, so the opponent's list of plays answers the 0-ply cube decision
+#: of the position they left (see :func:`cube_decision`). Bounded; cleared when full.
+_SCORES: dict[tuple[Result, Cube], float] = {}
+#: Results of :func:`roll_equities` by (position, cube, level, rolls), for the next player's
+#: luck and the rolls that cannot be played. Bounded; cleared when full.
+_ROLLS: dict[tuple[Result, Cube, Level, int], tuple[float, dict[tuple[int, int], float],
+                                                   list[dict[str, Any]] | None]] = {}
+_CACHE_LIMIT: Final = 200_000
+
+
+def _remember(ranked: list[tuple[Result, float]], cube: Cube) -> None:
+    if len(_SCORES) > _CACHE_LIMIT:
+        _SCORES.clear()
+    for result, score in ranked:
+        _SCORES[(result, cube)] = score
 
 
 def _find(position: Position | Result, dice: tuple[int, int], cube: Cube, level: Level,
@@ -461,6 +480,10 @@ def _synthetic(result: Result) -> tuple[Result, tuple[int, int]] | None:
 def result_score(result: Result, cube: Cube, level: Level) -> float | None:
     """gnubg's score (the mover's cubeful equity, ``level`` deep) of a play that ends in
     ``result``; None when no synthetic play reaches it (see :func:`_synthetic`)."""
+    if level.plies == 0 and not level.noise:
+        known = _SCORES.get((result, cube))
+        if known is not None:
+            return known
     synthetic = _synthetic(result)
     if synthetic is None:
         return None
@@ -499,6 +522,8 @@ def scored_plays(position: Position, dice: tuple[int, int], cube: Cube, level: L
         found = zero_ply
     ranked = _resolve(position, dice, cube, level, found)
     ranked.sort(key=lambda item: -item[1])
+    if level.plies == 0 and not level.noise:
+        _remember(ranked, cube)
     return ranked
 
 
@@ -536,12 +561,19 @@ def roll_equities(position: Position, cube: Cube, level: Level, rolls: Sequence[
     each roll's best play at ``level``; each roll's equity (higher die first); and gnubg's
     list of plays for the roll ``keep``. A roll that cannot be played is scored at the same
     depth as the others (the unchanged position, the opponent on roll)."""
-    per_roll: dict[tuple[int, int], float] = {}
+    key_keep = (max(keep), min(keep)) if keep else None
+    key = ((position.mover, position.opponent), cube, level, len(rolls))
+    cached = _ROLLS.get(key)
+    if cached is not None and (key_keep is None or cached[2] is not None):
+        average, per_roll, kept = cached
+        if key_keep is not None:
+            kept = _find(position, key_keep, cube, level)  # an eval-cache hit in gnubg
+        return average, per_roll, kept
+    per_roll = {}
     total = 0.0
     weights = 0
-    kept: list[dict[str, Any]] | None = None
+    kept = None
     danced: float | None = None
-    key_keep = (max(keep), min(keep)) if keep else None
     for roll, weight in rolls:
         found = _find(position, roll, cube, level)
         if roll == key_keep:
@@ -550,13 +582,33 @@ def roll_equities(position: Position, cube: Cube, level: Level, rolls: Sequence[
             equity = float(found[0]["score"])
         else:
             if danced is None:
-                score = result_score((position.mover, position.opponent), cube, level)
-                danced = score if score is not None else best_equity(position, roll, cube, level)
+                danced = _danced(position, cube, level)
             equity = danced
         per_roll[roll] = equity
         total += weight * equity
         weights += weight
+    if len(_ROLLS) > _CACHE_LIMIT // 100:
+        _ROLLS.clear()
+    _ROLLS[key] = (total / weights, per_roll, [] if key_keep is None else kept)
     return total / weights, per_roll, kept
+
+
+def _danced(position: Position, cube: Cube, level: Level) -> float:
+    """The mover's equity after a roll that cannot be played: the opponent on roll in the
+    same position, at ``level`` (gnubg scores the empty play like any other). When no
+    synthetic play reaches it (the mover on the bar with no checker in the opponent's home
+    board), the opponent's average roll one ply deeper, shared with their own luck."""
+    score = result_score((position.mover, position.opponent), cube, level)
+    if score is not None:
+        return score
+    opponent = cube.for_player(1 - cube.mover)
+    if cube.gammons:
+        theirs, _, _ = roll_equities(position.swap(), opponent, level)
+    else:
+        theirs = static_equity(position.swap(), opponent)
+    if cube.match_length:
+        return from_mwc(1.0 - to_mwc(theirs, opponent), cube)
+    return -theirs
 
 
 def opening_luck(position: Position, dice: tuple[int, int], cube: Cube,
@@ -565,7 +617,10 @@ def opening_luck(position: Position, dice: tuple[int, int], cube: Cube,
     all 30 opening outcomes, each of the 15 rolls won by either player, so winning the
     opening roll is luck too. ``per_roll`` are the mover's equities of the 15 rolls."""
     other = cube.for_player(1 - cube.mover)
-    _, their_rolls, _ = roll_equities(position, other, Level(), OPENING_ROLLS)
+    if cube.score[0] == cube.score[1]:
+        their_rolls = per_roll  # the same game for either player: no need to ask gnubg
+    else:
+        _, their_rolls, _ = roll_equities(position, other, Level(), OPENING_ROLLS)
     mine = per_roll[(max(dice), min(dice))]
     if cube.match_length:
         mean = sum(to_mwc(per_roll[roll], cube) + 1.0 - to_mwc(their_rolls[roll], other)
@@ -586,8 +641,8 @@ def cube_decision(position: Position, cube: Cube, level: Level,
     if level.plies:
         inner = Level(level.plies - 1)
         if no_double is None:
-            no_double, _, _ = roll_equities(position, cube, inner)
-        take_raw, _, _ = roll_equities(position, cube.doubled(), inner)
+            no_double = _cube_average(position, cube, inner)
+        take_raw = _cube_average(position, cube.doubled(), inner)
         return _equities(no_double, take_raw, cube)
     them = (position.opponent, position.mover)
     theirs = cube.for_player(1 - cube.mover)
@@ -595,7 +650,11 @@ def cube_decision(position: Position, cube: Cube, level: Level,
     take_score = result_score(them, doubled, level)
     optimal_score = result_score(them, theirs, level)
     if take_score is None or optimal_score is None:
-        return cube_equities(position, cube, level, no_double)
+        # The opponent on the bar with nothing in the mover's home board: gnubg's 1-ply.
+        if no_double is None:
+            no_double, _, _ = roll_equities(position, cube, level)
+        take_raw, _, _ = roll_equities(position, cube.doubled(), level)
+        return _equities(no_double, take_raw, cube)
     if cube.match_length:
         take_raw = from_mwc(1.0 - to_mwc(take_score, doubled), cube.doubled())
         optimal = from_mwc(1.0 - to_mwc(optimal_score, theirs), cube)
@@ -609,6 +668,44 @@ def cube_decision(position: Position, cube: Cube, level: Level,
         deeper = no_double if no_double is not None else roll_equities(position, cube, level)[0]
         eqs = _equities(min(deeper, optimal), take_raw, cube)
     return eqs
+
+
+def _cube_average(position: Position, cube: Cube, inner: Level) -> float:
+    """gnubg's (n+1)-ply cubeful equity before rolling, as its evaluator computes it: for each
+    of the 21 rolls the play it chooses at 0-ply, that one play evaluated ``inner`` (n-ply)
+    deep, averaged over the 36 rolls."""
+    if not inner.plies:
+        average, _, _ = roll_equities(position, cube, inner)
+        return average
+    key = (inner.plies, cube.gammons)
+    context = _CUBE_CONTEXTS.get(key)
+    if context is None:
+        context = _CUBE_CONTEXTS[key] = gnubg.eval_context(
+            1 if cube.gammons else 0, inner.plies, 1, 0, 0.0)
+    only_best = [{"ply": inner.plies, "level": 0, "acceptmoves": 1, "extramoves": 0,
+                  "threshold": 0.0}] + [
+        {"ply": inner.plies, "level": level, "acceptmoves": -1, "extramoves": 0,
+         "threshold": 0.0} for level in range(1, inner.plies)]
+    gnubg_board = (position.opponent, position.mover)
+    info = _cube_info(cube)
+    total = 0.0
+    danced: float | None = None
+    for roll, weight in ROLLS:
+        shallow = _find(position, roll, cube, Level())
+        if not shallow:
+            if danced is None:
+                danced = _danced(position, cube, inner)
+            total += weight * danced
+            continue
+        chosen = tuple(shallow[0]["move"])
+        deep = gnubg.find_best_moves(gnubg_board, info, context, roll, only_best)
+        score = next((float(entry["score"]) for entry in deep
+                      if tuple(entry["move"]) == chosen), float(deep[0]["score"]))
+        total += weight * score
+    return total / 36
+
+
+_CUBE_CONTEXTS: dict[tuple[int, bool], dict[str, Any]] = {}
 
 
 def _equities(no_double: float, take_raw: float, cube: Cube) -> CubeEquities:

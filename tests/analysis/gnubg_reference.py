@@ -72,7 +72,8 @@ def analyse(path):
     stats = {}
     for side, seat in (("X", 0), ("O", 1)):
         s = match["stats"][side]
-        stats[seat] = {"checker": s["moves"]["error-skill"], "unforced": s["moves"]["unforced-moves"],
+        stats[seat] = {"checker": s["moves"]["error-skill"],
+                       "unforced": s["moves"]["unforced-moves"],
                        "cube": s["cube"]["error-skill"], "close": s["cube"]["close-cube"],
                        "luck": s["dice"]["luck"]}
     return {"games": games, "stats": stats}
@@ -189,7 +190,8 @@ def compare(path: Path, ref: dict[str, Any], plies: int) -> Agreement:
                                   f" gnubg loss {top - played:.3f}")
         # Cube verdicts: gnubg's no double / double-take against our double-pass (the match
         # equity table is the same), at every decision both analysed.
-        their_cube = [a for a in actions if a["nd"] is not None and a["action"] in ("move", "double")]
+        their_cube = [a for a in actions
+                      if a["nd"] is not None and a["action"] in ("move", "double")]
         by_board: dict[tuple[str, str], dict[str, Any]] = {}
         for action in their_cube:
             by_board.setdefault((action["board"], action["action"]), action)

@@ -63,7 +63,7 @@ def _best_versus_random(seed: int, length: int = 3) -> str:
 
 
 def test_the_player_who_always_played_gnubgs_choice_scores_zero() -> None:
-    analysis = analyse_mat(_best_versus_random(5), plies=0)
+    analysis = analyse_mat(_best_versus_random(5, length=5), plies=0)
     best, random_player = analysis.players
     assert best.decisions > 20 and random_player.decisions > 20
     assert best.pr == pytest.approx(0.0, abs=1e-6)

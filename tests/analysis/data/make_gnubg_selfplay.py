@@ -3,8 +3,8 @@
 Run from the repository root: ``python tests/analysis/data/make_gnubg_selfplay.py``. Debian's
 gnubg 1.07 plays both sides with its own seeded dice and exports each match as a Jellyfish
 ``.mat`` here: ten matches of 2 to 11 points between players of gnubg's named levels (noise
-on checker play and cube decisions alike, so there are mistakes of every kind to find), and
-the benchmark's 7-point 0-ply match.
+on checker play and cube decisions alike, so there are mistakes of every kind to find),
+and the benchmark (benchmarks/analysis.py) uses the same ten.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ MATCHES = [
     (7, 8, "intermediate", "expert"), (8, 9, "advanced", "casual"),
     (9, 10, "world class", "intermediate"), (10, 11, "casual", "intermediate"),
 ]
-BENCHMARK = (14, 7, "expert", "expert")  # gnubg_selfplay_7pt.mat: both 0-ply, noise 0.03/0.015
 
 SCRIPT = """
 import gnubg
