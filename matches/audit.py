@@ -9,6 +9,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 from matches.models import Event, LogKind, Match
 from matches.state import awaiting_client_seeds, full_state, match_client_seeds, replay_log
 from tavla.engine.dice import (
@@ -132,7 +135,30 @@ class ReplayStep:
     description: str
 
 
+#: The log's words for how a game or match ended and what a win was worth (the engine's
+#: values), in the reader's language.
+_REASONS = {
+    "bear_off": gettext_lazy("bear-off"), "drop": gettext_lazy("cube passed"),
+    "resign": gettext_lazy("resignation"), "timeout": gettext_lazy("time"),
+    "forfeit": gettext_lazy("forfeit"), "adjudication": gettext_lazy("referee's decision"),
+    "score": gettext_lazy("score"), "session_ended": gettext_lazy("session ended"),
+}
+_WIN_KINDS = {"single": gettext_lazy("single game"), "gammon": gettext_lazy("gammon"),
+              "backgammon": gettext_lazy("backgammon")}
+#: The engine's phases, for the replay's facts.
+PHASES = {
+    "opening_roll": gettext_lazy("opening roll"), "turn_start": gettext_lazy("to roll or double"),
+    "cube_offered": gettext_lazy("cube offered"), "move": gettext_lazy("to move"),
+    "game_over": gettext_lazy("game over"), "match_over": gettext_lazy("match over"),
+}
+
+
+def _word(words: dict[str, Any], key: Any) -> str:
+    return str(words.get(key, key))
+
+
 def _describe(event: Event, names: tuple[str, str]) -> str:
+    """One log entry in words, in the active language (the referee's replay shows it)."""
     payload = event.payload if isinstance(event.payload, dict) else {}
     action = payload.get("action") or {}
     kind = action.get("type", event.kind)
@@ -143,47 +169,72 @@ def _describe(event: Event, names: tuple[str, str]) -> str:
     if event.kind == LogKind.START:
         rules = payload.get("rules", {})
         length = rules.get("match_length")
-        started = f"Match started: {f'{length} points' if length else 'money session'}."
+        started = (_("Match started: %(n)s points.") % {"n": length} if length
+                   else _("Match started: money session."))
         start_score = payload.get("start_score")
         if start_score:
-            started += (f" Late-arrival penalty: starts at {start_score[0]}-{start_score[1]}"
-                        f" ({names[0]}-{names[1]}).")
+            started += " " + _("Late-arrival penalty: starts at %(a)s-%(b)s (%(name_a)s-"
+                               "%(name_b)s).") % {"a": start_score[0], "b": start_score[1],
+                                                  "name_a": names[0], "name_b": names[1]}
         return started
     if kind == "opening_roll":
         dice = action["dice"]
-        tie = " (tie: rolled again)" if dice[0] == dice[1] else ""
-        return f"Opening roll: {names[0]} {dice[0]}, {names[1]} {dice[1]}{tie}."
+        values = {"a": names[0], "da": dice[0], "b": names[1], "db": dice[1]}
+        if dice[0] == dice[1]:
+            return _("Opening roll: %(a)s %(da)s, %(b)s %(db)s (tie: rolled again).") % values
+        return _("Opening roll: %(a)s %(da)s, %(b)s %(db)s.") % values
     if kind == "roll":
-        who = "" if action.get("player") is None else f"{name(action['player'])} "
-        return f"{who}rolled {action['dice'][0]}-{action['dice'][1]}."
+        dice = {"d1": action["dice"][0], "d2": action["dice"][1]}
+        if action.get("player") is None:
+            return _("The server rolled %(d1)s-%(d2)s.") % dice
+        return _("%(name)s rolled %(d1)s-%(d2)s.") % {"name": name(action["player"]), **dice}
     if kind == "play":
-        return f"Played {action.get('play') or '(no legal play)'}."
-    if kind in ("double", "take", "drop"):
-        return kind.capitalize() + "."
+        if not action.get("play"):
+            return _("Played (no legal play).")
+        return _("Played %(play)s.") % {"play": action["play"]}
+    if kind == "double":
+        return _("Double.")
+    if kind == "take":
+        return _("Take.")
+    if kind == "drop":
+        return _("Drop.")
     if kind in ("resign", "timeout", "forfeit"):
-        extra = f" ({payload['reason']})" if payload.get("reason") else ""
-        verb = {"resign": "resigned", "timeout": "lost on time", "forfeit": "forfeited"}[kind]
-        return f"{name(action.get('player'))} {verb}{extra}."
+        who = name(action.get("player"))
+        text = {"resign": _("%(name)s resigned"), "timeout": _("%(name)s lost on time"),
+                "forfeit": _("%(name)s forfeited")}[kind] % {"name": who}
+        if payload.get("reason"):
+            text += f" ({payload['reason']})"
+        return text + "."
     if kind == "adjudicate":
         points = action.get("points")
-        worth = f", {points} point(s)" if points else ""
-        return (f"Referee awarded the {action.get('scope', 'game')} to "
-                f"{name(action.get('winner'))}{worth}: {action.get('reason', '')}")
+        values = {"scope": _("match") if action.get("scope") == "match" else _("game"),
+                  "name": name(action.get("winner")), "points": points,
+                  "reason": action.get("reason", "")}
+        if points:
+            return _("Referee awarded the %(scope)s to %(name)s, %(points)s point(s): "
+                     "%(reason)s") % values
+        return _("Referee awarded the %(scope)s to %(name)s: %(reason)s") % values
     if kind == "new_game":
-        return "New game."
+        return _("New game.")
     if kind == "end_session":
-        return "Session ended."
+        return _("Session ended.")
     if event.kind == LogKind.GAME_END:
-        return (f"Game won by {name(payload.get('winner'))}: {payload.get('points')} "
-                f"point(s), {payload.get('kind')} ({payload.get('reason')}), "
-                f"cube {payload.get('cube_value')}.")
+        return _("Game won by %(name)s: %(points)s point(s), %(kind)s (%(reason)s), cube "
+                 "%(cube)s.") % {"name": name(payload.get("winner")),
+                                 "points": payload.get("points"),
+                                 "kind": _word(_WIN_KINDS, payload.get("kind")),
+                                 "reason": _word(_REASONS, payload.get("reason")),
+                                 "cube": payload.get("cube_value")}
     if event.kind == LogKind.MATCH_END:
         score = payload.get("score") or [0, 0]
         winner = payload.get("winner")
-        who = "no winner" if winner is None else f"won by {name(winner)}"
-        return f"Match over, {who}: {score[0]}-{score[1]} ({payload.get('reason')})."
+        values = {"a": score[0], "b": score[1], "reason": _word(_REASONS, payload.get("reason")),
+                  "name": name(winner)}
+        if winner is None:
+            return _("Match over, no winner: %(a)s-%(b)s (%(reason)s).") % values
+        return _("Match over, won by %(name)s: %(a)s-%(b)s (%(reason)s).") % values
     if event.kind == LogKind.VOID:
-        return f"Voided: {payload.get('reason', '')}"
+        return _("Voided: %(reason)s") % {"reason": payload.get("reason", "")}
     return str(event.get_kind_display())
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from matches import access
-from matches.audit import ReplayStep, replay_steps
+from matches.audit import PHASES, ReplayStep, replay_steps
 from matches.models import Match, MatchStatus, Player
 from matches.selectors import board_dict
 
@@ -45,6 +45,7 @@ def _frame(step: ReplayStep, *, with_log: bool) -> dict[str, Any]:
         event = step.event
         frame.update(sequence=event.sequence, kind=event.get_kind_display(),
                      description=step.description,
+                     phase_text=str(PHASES.get(state.phase.value, state.phase.value)),
                      time=event.created_at.strftime("%Y-%m-%d %H:%M:%S"),
                      actor=str(event.actor) if event.actor_id else None)
     return frame

@@ -33,6 +33,24 @@ def review_strings() -> dict[str, str]:
         "step_of": _("Step {n} of {m}"),
         "start_of_match": _("Start of the match"),
         "new_game": _("Game {n} begins"),
+        # the analysis tied to the board (static/review_analysis.js)
+        "no_decision_here": _("No analysed decision at this step."),
+        "cube_equities": _("Cube equities (the doubler's)"),
+        "no_double": _("No double"),
+        "double_take": _("Double, take"),
+        "double_pass": _("Double, pass"),
+        "verdict": _("Right action: {verdict}"),
+        "cube_played": _("Chosen: {action}"),
+        "played": _("Played:"),
+        "best_play": _("Best:"),
+        "played_best": _("The best play was played."),
+        "no_move": _("no move"),
+        "equity_lost": _("Equity lost: {loss}"),
+        "graph_caption": _("Winning chances of {name} (up) over the match, decision by "
+                           "decision; choose a point to see its position."),
+        "graph_caption_estimated": _("Winning chances of {name} (up) over the match, "
+                                     "estimated from each decision's equity; choose a point "
+                                     "to see its position."),
     }
 
 

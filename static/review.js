@@ -1,10 +1,12 @@
 // A finished match, step by step, on the same board component as live play: the review page
-// (/matches/<id>/) and the referee's replay in the admin. Data: matches/review.py.
+// (/matches/<id>/) and the referee's replay in the admin. Data: matches/review.py; with an
+// analysis, its rows are tied to the board by review_analysis.js.
 
 import { createBoard } from './board/board.js';
 import { makeWords } from './board/words.js';
 import { embedded, html, onPortrait } from './board/dom.js';
 import { eventNodes, gameHeading, resultNodes } from './table/record.js';
+import { attachAnalysis } from './review_analysis.js';
 
 const root = document.getElementById('review');
 const $ = (id) => document.getElementById(id);
@@ -78,10 +80,11 @@ function show(i) {
 function renderFacts(frame) {
   const facts = $('replay-facts');
   if (!facts) return;
+  // digits in the page's language (the server's own rendering converts them too)
   for (const [key, value] of Object.entries({
-    event: `#${frame.sequence} ${frame.kind}: ${frame.description}`, time: frame.time,
-    actor: frame.actor || '–', game: String(frame.game_number), score: `${frame.score[0]}–${frame.score[1]}`,
-    cube: String(frame.cube.value), pips: `${frame.pips[0]} / ${frame.pips[1]}`, phase: frame.phase,
+    event: `#${num(frame.sequence)} ${frame.kind}: ${num(frame.description)}`, time: num(frame.time),
+    actor: frame.actor || '–', game: num(frame.game_number), score: num(`${frame.score[0]}–${frame.score[1]}`),
+    cube: num(frame.cube.value), pips: num(`${frame.pips[0]} / ${frame.pips[1]}`), phase: frame.phase_text || frame.phase,
   })) {
     const dd = facts.querySelector(`[data-fact='${key}']`);
     if (dd) dd.textContent = value;
@@ -127,6 +130,11 @@ document.addEventListener('keydown', (event) => {
   const tag = event.target.tagName;
   if (tag === 'INPUT' && event.target !== slider) return;
   if (tag === 'TEXTAREA' || tag === 'SELECT') return;
+  if (analysis && !event.shiftKey && ANALYSIS_KEYS[event.key]) {
+    event.preventDefault();
+    analysis.next(...ANALYSIS_KEYS[event.key]);
+    return;
+  }
   const go = { ArrowLeft: index - 1, ArrowRight: index + 1, Home: 0, End: frames.length - 1 }[event.key];
   if (go === undefined || event.target === slider) return;  // the slider steps by itself
   event.preventDefault();
@@ -142,4 +150,9 @@ document.addEventListener('click', (event) => {
 });
 
 renderMoves();
+// j/k: the next/previous decision; n/p: the next/previous error or blunder (documented on the
+// page and in docs/analysis.md)
+const ANALYSIS_KEYS = { j: ['decision', 1], k: ['decision', -1], n: ['error', 1], p: ['error', -1] };
+const rows = embedded('analysis-data');
+const analysis = rows && frames.length ? attachAnalysis({ board, show, rows, words, players: data.players }) : null;
 if (frames.length) show(Number(root.dataset.start || 0));

@@ -141,6 +141,57 @@ def test_the_compiled_catalogue_matches_the_source_catalogue(language: str) -> N
         assert got == expected, f"{entry.msgid!r}: run compilemessages"
 
 
+# --- Words that come from data -------------------------------------------------------------
+
+
+def analysis_data_words() -> set[str]:
+    """Every word :mod:`tavla.analysis.analyse` can store for a page to show: the marks,
+    the luck marks, gnubg's rating and luck words (its constants and what lies beyond the
+    last threshold), the summary of a player without decisions, and the cube actions."""
+    from tavla.analysis import analyse
+
+    words = {word for _threshold, word in analyse.RATINGS}
+    words |= {word for _threshold, word in analyse.LUCK_RATINGS}
+    words |= {analyse.error_rating(10.0), analyse.luck_rating(10.0)}
+    words |= {analyse.mark(loss) for loss in (analyse.DOUBTFUL, analyse.ERROR, analyse.BLUNDER)}
+    words |= {analyse.luck_mark(sign * luck) for sign in (1, -1)
+              for luck in (analyse.LUCKY, analyse.VERY_LUCKY)}
+    empty = analyse.PlayerSummary("nobody")
+    empty.finish()
+    words |= {empty.rating, empty.luck_rating}
+    words |= {"double", "no double", "take", "drop"}  # a cube decision's chosen and best
+    words.discard("")
+    return words
+
+
+def test_the_data_words_are_enumerated_from_the_analysis() -> None:
+    words = analysis_data_words()
+    assert {"Supernatural", "Awful!", "Go to bed", "Go to Las Vegas", "doubtful", "error",
+            "blunder", "very lucky", "unlucky", "N/A"} <= words
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_word_the_analysis_stores_is_ours_and_translated(language: str) -> None:
+    from django.utils import translation
+
+    from matches.analysis_review import cube_verdict
+    from matches.analysis_words import ANALYSIS_WORDS, analysis_word
+
+    verdicts = {cube_verdict({"no_double": nd, "double_take": dt, "double_pass": 1.0})
+                for nd in (0.2, 0.6, 1.2) for dt in (0.1, 0.5, 1.4)}
+    assert len(verdicts) == 4
+    words = analysis_data_words() | verdicts
+    missing = sorted(words - set(ANALYSIS_WORDS))
+    assert missing == [], "add these to matches/analysis_words.py ANALYSIS_WORDS"
+    with translation.override("en"):
+        english = {word: analysis_word(word) for word in words}
+    with translation.override(language):
+        shown = {word: analysis_word(word) for word in words}
+    untranslated = sorted(word for word in words
+                          if not shown[word].strip() or shown[word] == english[word])
+    assert untranslated == []
+
+
 # --- Pages -------------------------------------------------------------------------------
 
 # English words of the UI that no Persian or Turkish page should show. Words Turkish shares
@@ -156,6 +207,11 @@ ENGLISH_WORDS = {
     "session", "free", "software", "welcome", "back", "chat", "send", "options", "sounds",
     "review", "step", "next", "previous", "gammon", "backgammon", "doubles", "rolls", "wins",
     "beginner", "intermediate", "advanced", "world class", "strength", "length",
+    # gnubg's words of an analysis (the review, the profile, the referee's replay)
+    "doubtful", "error", "blunder", "lucky", "unlucky", "supernatural", "expert",
+    "casual player", "awful", "go to bed", "better luck next time", "good dice",
+    "go to las vegas", "no double", "pass", "too good", "played", "best", "equity", "luck",
+    "decision", "analysis",
 }
 LATIN_DIGIT = re.compile(r"[0-9]")
 ALLOWED = ("GNU Backgammon", "Tavla", "GNU", "AGPL", "PR", ".mat", "CSV", "Buchholz",

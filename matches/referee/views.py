@@ -26,7 +26,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from matches import services
-from matches.audit import ReplayStep, mat_export, mat_filename, replay_steps
+from matches.audit import PHASES, ReplayStep, mat_export, mat_filename, replay_steps
 from matches.errors import ServiceError
 from matches.gnubg.adjudication import (
     figures_for_decision,
@@ -129,7 +129,7 @@ def replay_view(admin: ModelAdmin[Match], request: HttpRequest, match_id: int) -
     current = steps[index] if steps else None
     state = current.state if current else None
     context = _context(
-        admin, request, match, f"Replay of match #{match.pk}",
+        admin, request, match, _("Replay of match #%(id)s") % {"id": match.pk},
         steps=[_step_row(i, step) for i, step in enumerate(steps)],
         step=_step_row(index, current) if current else None,
         index=index,
@@ -141,6 +141,7 @@ def replay_view(admin: ModelAdmin[Match], request: HttpRequest, match_id: int) -
         review=review_data(match, with_log=True) if error is None else None,
         strings=board_strings() | review_strings(),
         state=state,
+        phase_text=PHASES.get(state.phase.value, state.phase.value) if state else "",
         dice=list(state.dice) if state and state.dice else None,
         pips=state.pip_counts() if state else None,
         on_roll=None if state is None or state.player_on_roll is None

@@ -10,6 +10,8 @@ from django.db.models import Q
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 
+from matches.analysis_review import decision_rows, player_rows
+from matches.analysis_words import analysis_word
 from matches.models import AnalysisStatus, Match, MatchAnalysis, MatchStatus, Player
 from matches.players.rating_graph import RatingPoint, rating_graph_svg
 
@@ -17,20 +19,28 @@ register = template.Library()
 
 
 @register.inclusion_tag("matches/_analysis.html")
-def match_analysis(match: Match) -> dict[str, Any]:
+def match_analysis(match: Match, review: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The analysis section; with the review's frames (``review``) each decision row is tied
+    to the board (:mod:`matches.analysis_review`)."""
     if not match.is_finished:
         return {"analysis": None, "live": True}
     analysis = MatchAnalysis.objects.filter(match=match).first()
-    decisions = []
-    if analysis is not None:
+    decisions: list[dict[str, Any]] = []
+    players: list[dict[str, Any]] = []
+    if analysis is not None and analysis.status == AnalysisStatus.DONE:
         names = [player.get("name", "") for player in analysis.players] or ["", ""]
-        for decision in analysis.decisions:
-            if decision["kind"] == "no_double" and not decision["counted"]:
-                continue  # an uneventful "no double" before most rolls: not worth a row
-            decisions.append({**decision, "name": names[decision["player"]],
-                              "loss_milli": round(1000 * decision["loss"]),
-                              "dice_text": "".join(map(str, decision["dice"] or []))})
-    return {"analysis": analysis, "live": False, "decisions": decisions, "match": match}
+        decisions = decision_rows(analysis.decisions, names, review)
+        players = player_rows(analysis.players)
+    board_rows = [{key: row[key] for key in _BOARD_FIELDS} for row in decisions]
+    return {"analysis": analysis, "live": False, "decisions": decisions, "players": players,
+            "match": match, "tied": review is not None, "board_rows": board_rows}
+
+
+#: What the page's script needs of each row (static/review_analysis.js).
+_BOARD_FIELDS = ("number", "game", "player", "name", "kind", "frame", "event", "played_moves",
+                 "best_moves", "chosen", "best", "chosen_text", "best_text", "mark", "sign",
+                 "mark_text", "loss", "equities", "verdict", "verdict_text", "win",
+                 "win_estimated", "dice")
 
 
 @register.inclusion_tag("matches/_player_pr.html")
@@ -56,7 +66,8 @@ def player_performance(player: Player, viewer_user: Any = None) -> dict[str, Any
             continue
         opponent = analysis.match.players()[1 - seat]
         rows.append({"match": analysis.match, "opponent": opponent, "pr": summary["pr"],
-                     "rating": summary.get("rating", ""), "decisions": summary["decisions"]})
+                     "rating": analysis_word(summary.get("rating", "")),
+                     "decisions": summary["decisions"]})
     prs = [row["pr"] for row in rows]
     graph = ""
     if len(rows) > 1:

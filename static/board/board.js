@@ -3,8 +3,10 @@
 // of one of the legal plays it was sent (click, drag, keyboard); it does no networking.
 // The page that owns the socket feeds it states and sends the play (static/table.js).
 //
-// set(config) merges: {state, bottom, busy, interactive}. `state` has the shape of the
-// protocol's `state` message (docs/protocol.md); a state without `board` shows the start.
+// set(config) merges: {state, bottom, busy, interactive, arrows}; `arrows` are plays drawn
+// as arrows over the position (static/board/arrows.js; the review's played and best play).
+// `state` has the shape of the protocol's `state` message (docs/protocol.md); a state
+// without `board` shows the start.
 // Redraws are batched to the next animation frame; a player's own input redraws at once.
 
 import {
@@ -18,6 +20,7 @@ import {
   drawCheckers, drawCube, drawDice, drawFrame, drawGhost, drawHitAreas, drawTargets, drawTrays, el,
 } from './draw.js';
 import { attachDrag } from './drag.js';
+import { drawArrows } from './arrows.js';
 
 export const START_BOARD = (() => {
   const points = new Array(24).fill(0);
@@ -38,7 +41,7 @@ const noop = () => {};
 export function createBoard(svg, options = {}) {
   const words = options.words;
   const onChange = options.onChange || noop;
-  const config = { state: null, bottom: 0, busy: false, interactive: true };
+  const config = { state: null, bottom: 0, busy: false, interactive: true, arrows: [] };
   let orders = [];
   let partial = [];
   let selected = null;
@@ -132,6 +135,7 @@ export function createBoard(svg, options = {}) {
         drawDice(layer, all, used, s.player_on_roll, s.player_on_roll === config.bottom);
       }
     }
+    if (config.arrows && config.arrows.length) drawArrows(layer, config.arrows, { bottom: config.bottom, view });
     const isMoving = moving();
     svg.classList.toggle('moving', isMoving);
     if (isMoving) {
