@@ -2,9 +2,13 @@
 strengths. No gnubg here, so a web process can offer the strengths and create bot players
 without loading the evaluator (see :mod:`tavla.analysis.gnubg_guard`).
 
-Strengths follow gnubg's own player levels: the weaker ones evaluate at 0-ply with noise
-added to every evaluation (gnubg's "beginner" adds 0.060 equity, "intermediate" 0.040,
-"advanced" 0.015); "world class" is gnubg's 2-ply without noise.
+The strengths are GNU Backgammon 1.07's own predefined levels (``aecSettings`` in gnubg's
+``eval.c``), with the same names and the same evaluation: the weaker ones are 0-ply with
+noise added by gnubg's evaluator to every neural-net output, and that noise is
+*deterministic* (gnubg hashes the board: the same position always gets the same noise, so
+a weak level repeats its mistakes as gnubg's does); "expert" is 0-ply without noise and
+"world class" 2-ply with pruning. The noise is the only random element of a bot's choice
+(:mod:`tavla.analysis.bots`).
 """
 
 from __future__ import annotations
@@ -16,7 +20,8 @@ from typing import Final
 @dataclass(frozen=True, slots=True)
 class Level:
     """How deep gnubg looks: ``plies`` 0-2 (pruned nets above 0, as gnubg's levels), and the
-    noise gnubg adds to its evaluations (a weaker player; 0 for analysis)."""
+    standard deviation of the noise gnubg adds to each output of its evaluations (a weaker
+    player; 0 for analysis)."""
 
     plies: int = 0
     noise: float = 0.0
@@ -29,12 +34,17 @@ class Strength:
     level: Level
 
 
+#: gnubg 1.07's levels, weakest first (its "supremo" and above are deeper than a live
+#: table can wait for). The keys stored on bot players stay valid: "beginner",
+#: "intermediate", "advanced" and "world_class" mean what they always meant.
 STRENGTHS: Final = {
     strength.key: strength
     for strength in (
         Strength("beginner", "Beginner", Level(0, 0.060)),
+        Strength("casual_player", "Casual player", Level(0, 0.050)),
         Strength("intermediate", "Intermediate", Level(0, 0.040)),
         Strength("advanced", "Advanced", Level(0, 0.015)),
+        Strength("expert", "Expert", Level(0, 0.0)),
         Strength("world_class", "World class", Level(2, 0.0)),
     )
 }

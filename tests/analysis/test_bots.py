@@ -39,7 +39,7 @@ def _play(players: tuple[str, str], length: int, seed: int) -> MatchState:
             else:
                 action = None
         else:
-            action = bots.choose(state, actor, players[actor], rng)
+            action = bots.choose(state, actor, players[actor])
         state = state.apply(action or Roll(rng.randint(1, 6), rng.randint(1, 6)))
     return state
 
@@ -64,4 +64,6 @@ def test_world_class_beats_beginner_over_many_games() -> None:
 def test_an_unknown_strength_is_refused() -> None:
     with pytest.raises(ValueError, match="unknown bot strength"):
         bots.strength("godlike")
-    assert list(bots.STRENGTHS) == ["beginner", "intermediate", "advanced", "world_class"]
+    # gnubg 1.07's levels, weakest first; the keys stored on bot players stay valid.
+    assert list(bots.STRENGTHS) == ["beginner", "casual_player", "intermediate", "advanced",
+                                    "expert", "world_class"]
