@@ -62,8 +62,8 @@ ABSOLUTE = 0.5
 
 # Runs inside gnubg 1.07. PAYLOAD: {"level": [plies, noise], "judge": plies, "play":
 # [[seed, length], ...] to play at the level and analyse, "files": [.mat paths] to import
-# and analyse}. Emits, per match, each side's [checker error-skill, unforced moves, cube
-# error-skill, close cube decisions].
+# and analyse}. Emits, per match, the checker and cube parts of gnubg's statistics of each
+# side ("X" is player 0, "O" player 1), as ``gnubg.match(statistics=1)["stats"]`` gives them.
 GNUBG_SCRIPT = """
 import gnubg
 plies, noise = PAYLOAD["level"]
@@ -86,9 +86,7 @@ for command in commands:
 def sides():
     gnubg.command("analyse match")
     stats = gnubg.match(analysis=1, boards=0, statistics=1, verbose=0)["stats"]
-    return [[stats[s]["moves"]["error-skill"], stats[s]["moves"]["unforced-moves"],
-             stats[s]["cube"]["error-skill"], stats[s]["cube"]["close-cube"]]
-            for s in ("X", "O")]
+    return {s: {"moves": stats[s]["moves"], "cube": stats[s]["cube"]} for s in ("X", "O")}
 
 out = []
 for seed, length in PAYLOAD["play"]:
@@ -120,11 +118,18 @@ class Sample:
         return self.unforced + self.close_cube
 
 
-def parse_sides(answer: list[list[list[float]]]) -> list[list[Sample]]:
-    """gnubg's per-match answer of :data:`GNUBG_SCRIPT` as :class:`Sample` values, one list
-    (player 0, player 1) per match."""
-    return [[Sample(float(a), int(b), float(c), int(d)) for a, b, c, d in match]
-            for match in answer]
+def match_samples(stats: dict[str, Any]) -> list[Sample]:
+    """Player 0's and player 1's :class:`Sample` from gnubg's statistics of one match
+    (``gnubg.match(statistics=1)["stats"]``: "X" is player 0, "O" player 1)."""
+    return [Sample(float(stats[side]["moves"]["error-skill"]),
+                   int(stats[side]["moves"]["unforced-moves"]),
+                   float(stats[side]["cube"]["error-skill"]),
+                   int(stats[side]["cube"]["close-cube"])) for side in ("X", "O")]
+
+
+def parse_answer(answer: list[dict[str, Any]]) -> list[list[Sample]]:
+    """gnubg's answer to :data:`GNUBG_SCRIPT`: the samples of each match, in order."""
+    return [match_samples(stats) for stats in answer]
 
 
 def pooled_pr(matches: list[list[Sample]]) -> tuple[float, float, int]:
@@ -197,17 +202,16 @@ def run_level(key: str, *, games: int, length: int, jobs: int, folder: Path
                                                 for s, p in zip(seeds, paths, strict=True)]))
     bot_cpu = sum(cpu for _, cpu in made)
     loads.append(load_average())
-    shares = []
-    for share in range(jobs):
-        shares.append({"level": [level.plies, level.noise], "judge": judge,
-                       "play": [[seed, length] for seed in seeds[share::jobs]],
-                       "files": paths[share::jobs]})
+    shares: list[dict[str, Any]] = [
+        {"level": [level.plies, level.noise], "judge": judge,
+         "play": [[seed, length] for seed in seeds[part::jobs]], "files": paths[part::jobs]}
+        for part in range(jobs)]
     answers = run_gnubg_scripts(GNUBG_SCRIPT, shares, timeout=6 * 3600)
     loads.append(load_average())
     gnubg_matches: list[list[Sample]] = []
     tavla_matches: list[list[Sample]] = []
     for share, answer in zip(shares, answers, strict=True):
-        parsed = parse_sides(answer)
+        parsed = parse_answer(answer)
         played = len(share["play"])
         gnubg_matches += parsed[:played]
         tavla_matches += parsed[played:]

@@ -9,6 +9,7 @@ from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerSplitV
 from rest_framework.routers import SimpleRouter
 
 from matches.rest.analysis import MatchAnalysisView
+from matches.rest.bots import BotMatchView
 from matches.rest.views import MatchViewSet, PlayerViewSet, TableViewSet, TokenView
 
 router = SimpleRouter()
@@ -18,6 +19,7 @@ router.register("matches", MatchViewSet, basename="api-match")
 
 urlpatterns = [
     path("token/", TokenView.as_view(), name="api-token"),
+    path("bot-matches/", BotMatchView.as_view(), name="api-bot-matches"),
     path("matches/<int:pk>/analysis/", MatchAnalysisView.as_view(), name="api-match-analysis"),
     # The split view serves its start-up script as a file of its own: no inline script.
     path(
