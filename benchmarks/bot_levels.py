@@ -192,6 +192,7 @@ def load_average() -> str:
 def run_level(key: str, *, games: int, length: int, jobs: int, folder: Path
               ) -> dict[str, Any]:
     level = STRENGTHS[key].level
+    gnubg_level = [level.plies, STRENGTHS[key].gnubg_noise]
     judge = judge_plies(level)
     started = time.perf_counter()
     loads = [load_average()]
@@ -203,7 +204,7 @@ def run_level(key: str, *, games: int, length: int, jobs: int, folder: Path
     bot_cpu = sum(cpu for _, cpu in made)
     loads.append(load_average())
     shares: list[dict[str, Any]] = [
-        {"level": [level.plies, level.noise], "judge": judge,
+        {"level": gnubg_level, "judge": judge,
          "play": [[seed, length] for seed in seeds[part::jobs]], "files": paths[part::jobs]}
         for part in range(jobs)]
     answers = run_gnubg_scripts(GNUBG_SCRIPT, shares, timeout=6 * 3600)

@@ -3,20 +3,22 @@
 
 The strengths are gnubg 1.07's own levels (:mod:`tavla.analysis.levels`). A level's noise
 has **one source**: gnubg's evaluator, which adds its deterministic noise (a hash of the
-board) to each output of every evaluation, as gnubg's levels do. Nothing is added on top,
-so a bot plays what gnubg at that level plays, and the same position always gets the same
-answer (no random generator is involved: the dice are the server's).
+board) to the outputs of every evaluation, as gnubg's levels do; its figure is calibrated
+so that each level errs as much as gnubg 1.07's level of the same name. Nothing is added
+on top, so the same position always gets the same answer (no random generator is
+involved: the dice are the server's).
 
 - Checker play: gnubg's best play at the level (0-ply with the level's noise; world class
   2-ply), the first of :func:`tavla.analysis.evaluator.rank_plays`.
-- Cube: the equities of no double / double-take / double-pass come from gnubg's cubeful
-  evaluation one ply deeper (:func:`tavla.analysis.evaluator.cube_equities`, no noise),
-  seen through the level's noise: the noisy evaluation of the position itself
-  (:func:`tavla.analysis.evaluator.static_equity` at the level) moves the bot's view of
-  its equity by ``bias``; not doubling moves by ``bias``, doubling and taking (the cube
-  twice as high) by twice as much, measured in match-winning chances in a match. A bot
-  doubles when doubling then beats not doubling and the double is not too good, and takes
-  when taking beats passing.
+- Cube, at the 0-ply levels: gnubg's own 0-ply cubeful equities of the position with the
+  level's noise, as gnubg's levels decide (read through a play that leads to the position:
+  see :func:`_zero_ply_cube_equities`). World class, and the rare position no single play
+  leads to (the opponent on the bar), use the equities one ply deeper
+  (:func:`tavla.analysis.evaluator.cube_equities`), moved by the level's noise on the
+  position itself (:func:`tavla.analysis.evaluator.static_equity` at the level): no double
+  by that ``bias``, double/take by twice as much (in match-winning chances in a match).
+  A bot doubles when doubling beats not doubling and the double is not too good, and
+  takes when taking beats passing.
 """
 
 from __future__ import annotations
@@ -72,9 +74,14 @@ def choose(state: MatchState, player: int, key: str) -> Action | None:
 
 
 def seen_cube_equities(position: Position, cube: Cube, level: Level) -> CubeEquities:
-    """The cube equities of ``position`` (the doubler on roll) as ``level`` sees them: the
-    noiseless equities moved by the level's noise on the position (see the module's
-    docstring); exactly the noiseless ones at a level without noise."""
+    """The cube equities of ``position`` (the doubler on roll) as ``level`` sees them (see
+    the module's docstring): at 0-ply gnubg's own 0-ply cubeful equities with the level's
+    noise; otherwise, or where no position leads to ``position`` by one play, the equities
+    one ply deeper, moved by the level's noise on the position."""
+    if level.plies == 0:
+        found = _zero_ply_cube_equities(position, cube, level)
+        if found is not None:
+            return found
     eqs = evaluator.cube_equities(position, cube, CUBE_LEVEL)
     if not level.noise:
         return eqs
@@ -109,3 +116,60 @@ def _play(state: MatchState, player: int, level: Level) -> Action:
         if (play.position.mover, play.position.opponent) == best:
             return PlayMove(play, player)
     raise AssertionError("gnubg chose a play the rules engine does not know")
+
+
+# -- gnubg's 0-ply cube decision ------------------------------------------------------------
+#
+# The gnubg package scores a play by the cubeful 0-ply equity of the position it leaves,
+# with the opponent on roll and the evaluation context's noise on that position: exactly
+# what gnubg's 0-ply cube decision evaluates (its ``GeneralCubeDecisionE`` at 0 plies, the
+# same board, so the same deterministic noise). The package evaluates nothing else
+# cubefully before a roll, so the doubler's equities are read as the negated score of a
+# play of the opponent that leads to the position: once at the current cube (no double)
+# and once with the cube turned and owned by the opponent (double, take).
+
+
+def _predecessor(position: Position) -> tuple[Position, tuple[int, int]] | None:
+    """A position with the doubler's opponent on roll, and a roll, from which one legal
+    play of the opponent (one checker moved by both dice, hitting nothing) leaves
+    ``position``; None when there is none (the opponent has a checker on the bar)."""
+    theirs, ours = position.opponent, position.mover  # ``theirs`` from their own side
+    if theirs[24]:
+        return None
+    for low, high in ((1, 2), (1, 3), (2, 3), (1, 4), (2, 4), (3, 4), (1, 5), (2, 5)):
+        for point in range(24):
+            start = point + low + high
+            if not theirs[point] or start > 23 or ours[23 - start]:
+                continue
+            if all(ours[23 - (point + die)] for die in (low, high)):
+                continue  # both ways the checker would land on (or hit) one of ours
+            before = list(theirs)
+            before[point] -= 1
+            before[start] += 1
+            return Position(tuple(before), ours), (high, low)
+    return None
+
+
+def _zero_ply_cube_equities(position: Position, cube: Cube, level: Level
+                            ) -> CubeEquities | None:
+    found = _predecessor(position)
+    if found is None:
+        return None
+    before, dice = found
+    after = (position.opponent, position.mover)
+    them = 1 - cube.mover
+    doubled = cube.doubled()
+    scores = []
+    for their_cube in (cube.for_player(them), doubled.for_player(them)):
+        score = next((score for result, score in
+                      evaluator.rank_plays(before, dice, their_cube, level)
+                      if result == after), None)
+        if score is None:
+            return None
+        scores.append(score)
+    if not cube.match_length:
+        return CubeEquities(-scores[0], -2 * scores[1], 1.0, None)
+    mwc_nd = 1.0 - evaluator.to_mwc(scores[0], cube.for_player(them))
+    mwc_dt = 1.0 - evaluator.to_mwc(scores[1], doubled.for_player(them))
+    return CubeEquities(evaluator.from_mwc(mwc_nd, cube), evaluator.from_mwc(mwc_dt, cube),
+                        1.0, (mwc_nd, mwc_dt, evaluator.to_mwc(1.0, cube)))

@@ -29,21 +29,33 @@ class Level:
 
 @dataclass(frozen=True, slots=True)
 class Strength:
+    """A named level: ``label`` is gnubg 1.07's name, ``gnubg_noise`` the noise gnubg 1.07
+    gives it, ``level`` what the bot evaluates with (see :data:`STRENGTHS`)."""
+
     key: str
     label: str
     level: Level
+    gnubg_noise: float = 0.0
 
 
 #: gnubg 1.07's levels, weakest first (its "supremo" and above are deeper than a live
 #: table can wait for). The keys stored on bot players stay valid: "beginner",
 #: "intermediate", "advanced" and "world_class" mean what they always meant.
+#:
+#: The noise is calibrated, not copied: gnubg 1.07 adds its noise (standard deviation
+#: ``gnubg_noise``) to each of the five outputs of the net, while the gnubg package Tavla
+#: evaluates with (a 1.08 development build) adds it mostly to the winning chance and far
+#: less to the gammon chances, so at the same figure its players err less, above all with
+#: the cube (gnubg 1.07's beginner PR 27.0, the package's at 0.060 22.6). Each level's
+#: figure is the one whose PR, judged by gnubg 1.07, is gnubg 1.07's own level's
+#: (``benchmarks/bot_levels.py`` measures it; docs/analysis.md, "Bots", has the table).
 STRENGTHS: Final = {
     strength.key: strength
     for strength in (
-        Strength("beginner", "Beginner", Level(0, 0.060)),
-        Strength("casual_player", "Casual player", Level(0, 0.050)),
-        Strength("intermediate", "Intermediate", Level(0, 0.040)),
-        Strength("advanced", "Advanced", Level(0, 0.015)),
+        Strength("beginner", "Beginner", Level(0, 0.071), 0.060),
+        Strength("casual_player", "Casual player", Level(0, 0.059), 0.050),
+        Strength("intermediate", "Intermediate", Level(0, 0.042), 0.040),
+        Strength("advanced", "Advanced", Level(0, 0.0172), 0.015),
         Strength("expert", "Expert", Level(0, 0.0)),
         Strength("world_class", "World class", Level(2, 0.0)),
     )
