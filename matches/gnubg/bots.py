@@ -97,7 +97,6 @@ def bot_match_options(data: Any) -> BotMatchOptions:
                            field="clock_preset")
     rules = validation.rule_values({name: value for name, value in data.items()
                                     if name not in BOT_MATCH_OPTIONS})
-    rules.setdefault("match_length", 1)
     return BotMatchOptions(key, rated, preset, rules)
 
 
