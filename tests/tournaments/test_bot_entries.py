@@ -50,6 +50,6 @@ def test_make_bots_creates_one_bot_player_per_strength() -> None:
     call_command("make_bots", stdout=StringIO())  # twice: nothing more
     bots = Player.objects.filter(is_bot=True)
     assert sorted(bots.values_list("bot_strength", flat=True)) == sorted(
-        ["beginner", "intermediate", "advanced", "world_class"])
+        ["beginner", "casual_player", "intermediate", "advanced", "expert", "world_class"])
     assert all(not bot.user.has_usable_password() for bot in bots)
     assert "GNU Backgammon (World class)" in out.getvalue()
