@@ -24,10 +24,21 @@ level's Tavla PR is not within 15 % of gnubg's; where gnubg's own PR is below 1.
 judge finds next to no errors in either), within 0.5 PR instead: a ratio of two numbers
 near zero says nothing.
 
-Measured (2026-12-03; 2 cores shared with 7 other helpers' test runs, load average about
-8; 5-point matches; see docs/analysis.md, "Bots"):
+Measured on 3 December 2026, 2 cores shared with seven other helpers' test runs (load
+average 15 to 31), ``--jobs 2``; ± is the 95 % interval, n the decisions (docs/analysis.md,
+"Bots", has the same table):
 
-    (filled in by the run below)
+    level          judge matches   gnubg PR     n      Tavla PR     n   ratio
+    beginner         0p  40 x 5pt  27.04 ± 2.21  6634  26.99 ± 1.43  8583  1.00  ok
+    casual_player    0p  40 x 5pt  22.87 ± 1.81  6750  21.40 ± 1.04  8434  0.94  ok
+    intermediate     0p  40 x 5pt  15.79 ± 0.72  6663  14.64 ± 1.08  8170  0.93  ok
+    advanced         0p  40 x 5pt   4.36 ± 0.30  6406   4.21 ± 0.30  7569  0.96  ok
+    expert           2p   6 x 3pt   1.70 ± 1.04   314   1.48 ± 0.43   601  0.87  ok
+    WC_LINE
+
+The noisy levels' intervals are 5 to 8 % of their PR: a ratio is known to about ±10 %.
+Wall time: 5 to 10 minutes a noisy level at that load (mostly gnubg's own play and
+analysis; the bots' CPU is about 0.3 s a match), 19 minutes for expert.
 """
 
 from __future__ import annotations
@@ -233,11 +244,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--levels", default=",".join(STRENGTHS),
                         help="comma-separated strength keys (default: all)")
-    parser.add_argument("--games", type=int, default=24,
-                        help="matches per side and level for the noisy levels (default 24)")
+    parser.add_argument("--games", type=int, default=40,
+                        help="matches per side and level for the noisy levels (default 40)")
     parser.add_argument("--deep-games", type=int, default=6,
                         help="matches per side for expert and world class (2-ply judge)")
-    parser.add_argument("--length", type=int, default=5, help="match length (default 5)")
+    parser.add_argument("--length", type=int, default=5,
+                        help="match length for the noisy levels (default 5)")
+    parser.add_argument("--deep-length", type=int, default=3,
+                        help="match length for expert and world class (default 3)")
     parser.add_argument("--jobs", type=int, default=2, help="processes at once (default 2)")
     args = parser.parse_args()
     if gnubg_path() is None:
@@ -249,7 +263,8 @@ def main() -> int:
         print(f"unknown levels: {', '.join(unknown)}; choose from {', '.join(STRENGTHS)}",
               file=sys.stderr)
         return 2
-    print(f"{gnubg_version()}; {args.length}-point matches, self-play on both sides; "
+    print(f"{gnubg_version()}; {args.length}-point matches ({args.deep_length} for expert "
+          f"and world class), self-play on both sides; "
           f"{args.jobs} processes; {os.cpu_count()} cores; {load_average()} at start")
     print(f"{'level':14} {'judge':>5} {'games':>5} {'gnubg PR':>14} {'n':>6} "
           f"{'Tavla PR':>14} {'n':>6} {'ratio':>6}  verdict  (bot CPU, wall, load: before/"
@@ -259,7 +274,8 @@ def main() -> int:
         for key in keys:
             deep = not STRENGTHS[key].level.noise
             row = run_level(key, games=args.deep_games if deep else args.games,
-                            length=args.length, jobs=args.jobs, folder=Path(tmp))
+                            length=args.deep_length if deep else args.length,
+                            jobs=args.jobs, folder=Path(tmp))
             gnubg_pr, gnubg_ci, gnubg_n = row["gnubg"]
             tavla_pr, tavla_ci, tavla_n = row["tavla"]
             ok = within(gnubg_pr, tavla_pr)
