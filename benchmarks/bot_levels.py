@@ -34,11 +34,12 @@ average 15 to 31), ``--jobs 2``; ± is the 95 % interval, n the decisions (docs/
     intermediate     0p  40 x 5pt  15.79 ± 0.72  6663  14.64 ± 1.08  8170  0.93  ok
     advanced         0p  40 x 5pt   4.36 ± 0.30  6406   4.21 ± 0.30  7569  0.96  ok
     expert           2p   6 x 3pt   1.70 ± 1.04   314   1.48 ± 0.43   601  0.87  ok
-    WC_LINE
+    world_class      2p   6 x 3pt   0.00 ± 0.00   566   0.13 ± 0.16   434   inf  ok (within 0.5)
 
 The noisy levels' intervals are 5 to 8 % of their PR: a ratio is known to about ±10 %.
 Wall time: 5 to 10 minutes a noisy level at that load (mostly gnubg's own play and
-analysis; the bots' CPU is about 0.3 s a match), 19 minutes for expert.
+analysis; the bots' CPU is about 0.3 s a match), 19 minutes for expert, 12 for world
+class (its bots' CPU 28 s for 6 matches).
 """
 
 from __future__ import annotations
