@@ -41,7 +41,10 @@ class StrengthSerializer(serializers.Serializer[Any]):
     key = serializers.CharField(help_text="What to send as `strength`.")
     name = serializers.CharField(help_text="gnubg 1.07's name of the level.")
     plies = serializers.IntegerField(help_text="How deep the bot looks.")
-    noise = serializers.FloatField(help_text="gnubg's deterministic noise on its evaluations.")
+    noise = serializers.FloatField(help_text="The bot's deterministic noise on gnubg's "
+                                             "evaluations (calibrated: docs/analysis.md).")
+    gnubg_noise = serializers.FloatField(help_text="gnubg 1.07's noise at its level of "
+                                                   "this name.")
 
 
 class BotMatchesSerializer(serializers.Serializer[Any]):
@@ -98,7 +101,8 @@ class BotMatchView(TavlaAPIMixin):
         playing = (bot_matches_playing(services.player_for_user(user))
                    if user and user.is_authenticated else None)
         strengths = [{"key": s.key, "name": s.label, "plies": s.level.plies,
-                      "noise": s.level.noise} for s in STRENGTHS.values()]
+                      "noise": s.level.noise, "gnubg_noise": s.gnubg_noise}
+                     for s in STRENGTHS.values()]
         return Response({"strengths": strengths, "limit": bot_match_limit(),
                          "playing": playing})
 

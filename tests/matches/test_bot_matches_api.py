@@ -69,7 +69,7 @@ def test_the_strengths_and_the_bound_are_listed(make_player: Callable[..., Playe
     assert [s["key"] for s in anonymous["strengths"]] == [
         "beginner", "casual_player", "intermediate", "advanced", "expert", "world_class"]
     assert anonymous["strengths"][0] == {"key": "beginner", "name": "Beginner", "plies": 0,
-                                         "noise": 0.06}
+                                         "noise": 0.071, "gnubg_noise": 0.06}
     assert (anonymous["limit"], anonymous["playing"]) == (4, None)
     human = make_player("lena")
     bot_table_create(human=human, strength="advanced")
