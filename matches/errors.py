@@ -77,6 +77,7 @@ ERROR_STATUS: Final[dict[str, int]] = {
     "match_live": _CONFLICT,
     "rematch_unavailable": _CONFLICT,
     "no_decision": _CONFLICT,
+    "too_many_bot_matches": _CONFLICT,
     "too_large": HTTPStatus.REQUEST_ENTITY_TOO_LARGE,
     "unsupported_media_type": HTTPStatus.UNSUPPORTED_MEDIA_TYPE,
     "rate_limited": HTTPStatus.TOO_MANY_REQUESTS,

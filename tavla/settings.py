@@ -339,6 +339,9 @@ TAVLA_ANALYSE_FINISHED_MATCHES = env_bool("TAVLA_ANALYSE_FINISHED_MATCHES", True
 TAVLA_BOT_PAUSE = tuple(
     float(x) for x in os.environ.get("TAVLA_BOT_PAUSE", "0.8,2.0").split(",")
 )
+# At most this many matches against bots at once per account (matches/gnubg/bots.py); 0: no
+# bound. A start beyond it is refused with too_many_bot_matches.
+TAVLA_BOT_MATCHES_PER_PLAYER = int(os.environ.get("TAVLA_BOT_MATCHES_PER_PLAYER", "3"))
 # Open boards refresh their presence this often; one unrefreshed for three intervals counts
 # as closed (matches/services/presence.py).
 TAVLA_PRESENCE_HEARTBEAT = float(os.environ.get("TAVLA_PRESENCE_HEARTBEAT", "10"))

@@ -13,13 +13,14 @@ from django.views.decorators.http import require_POST
 
 from matches import services
 from matches.errors import ServiceError
-from matches.gnubg.bots import bot_table_create
+from matches.gnubg.bots import bot_match_limit, bot_table_create
 from tavla.analysis.levels import STRENGTHS
 
 LENGTHS = (1, 3, 5, 7)
 # The engine's strengths carry English labels; the page shows these (same keys).
-STRENGTH_LABELS = {"beginner": _("Beginner"), "intermediate": _("Intermediate"),
-                   "advanced": _("Advanced"), "world_class": _("World class")}
+STRENGTH_LABELS = {"beginner": _("Beginner"), "casual_player": _("Casual player"),
+                   "intermediate": _("Intermediate"), "advanced": _("Advanced"),
+                   "expert": _("Expert"), "world_class": _("World class")}
 
 
 def _length_choices() -> list[tuple[int, str]]:
@@ -33,8 +34,8 @@ class BotForm(forms.Form):
         label=_("Strength"), initial="intermediate",
         choices=[(key, STRENGTH_LABELS.get(key, strength.label))
                  for key, strength in STRENGTHS.items()],
-        help_text=_("Beginner to intermediate play quickly with gnubg's noise; world class "
-                    "thinks 2 plies ahead."),
+        help_text=_("GNU Backgammon's own levels: beginner to advanced play with gnubg's "
+                    "noise, expert without it; world class thinks 2 plies ahead."),
     )
     match_length = forms.TypedChoiceField(
         label=_("Match to"), coerce=int, initial=3,
@@ -49,7 +50,8 @@ class BotForm(forms.Form):
 @login_required
 @require_POST
 def play_bot(request: HttpRequest) -> HttpResponse:
-    """Start a match against the bot of the chosen strength and go to its table."""
+    """Start a match against the bot of the chosen strength and go to its table (the
+    service the REST call ``POST /api/bot-matches/`` uses too, with its bound)."""
     form = BotForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Choose a strength and a match length."))
@@ -63,6 +65,11 @@ def play_bot(request: HttpRequest) -> HttpResponse:
             rated=form.cleaned_data["rated"],
         )
     except ServiceError as error:
-        messages.error(request, error.detail)
+        if error.code == "too_many_bot_matches":
+            messages.error(request, gettext(
+                "You are already playing %(limit)d matches against bots, the most at once. "
+                "Finish or resign one first.") % {"limit": bot_match_limit()})
+        else:
+            messages.error(request, error.detail)
         return redirect("lobby")
     return redirect("table", table_id=table.pk)

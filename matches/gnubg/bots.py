@@ -7,23 +7,32 @@ on. The task (:func:`matches.gnubg.evaluation.bot_act`, in the bot worker) acts 
 :func:`matches.services.match_act` like any player; a task that arrives late (the match
 moved on) does nothing. The web processes never evaluate anything: this module names the
 strengths without loading gnubg.
+
+Starting a match against a bot (:func:`bot_table_create`: the lobby's "Play the bot" and
+``POST /api/bot-matches/``) is bounded per account by ``TAVLA_BOT_MATCHES_PER_PLAYER``
+matches being played at once (``too_many_bot_matches``).
 """
 
 from __future__ import annotations
 
 import logging
 import random
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Final
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 
-from matches import services
+from matches import services, validation
 from matches.errors import ServiceError
-from matches.models import Match, Player, Table
+from matches.models import Match, MatchStatus, Player, Table
+from matches.rules import rule_names
+from tavla.analysis.levels import STRENGTHS
 from tavla.analysis.levels import strength as bot_strength
 from tavla.celery import app
+from tavla.engine.clock import PRESETS
 
 logger = logging.getLogger(__name__)
 
@@ -47,18 +56,97 @@ def bot_player(strength: str) -> Player:
     return player
 
 
+#: Table options a bot match fixes: its table is private, and rated only with ``rated``.
+FIXED_RULES: Final = frozenset({"is_public", "is_rated"})
+#: The options of a bot match besides the table's rules (:data:`matches.rules.RULES`).
+BOT_MATCH_OPTIONS: Final = ("strength", "rated", "clock_preset")
+
+
+@dataclass(frozen=True, slots=True)
+class BotMatchOptions:
+    """A checked request for a match against a bot (see :func:`bot_match_options`)."""
+
+    strength: str
+    rated: bool = False
+    clock_preset: str = "none"
+    rules: dict[str, Any] = field(default_factory=dict)
+
+
+def bot_match_options(data: Any) -> BotMatchOptions:
+    """A bot match's options from a request body: ``strength`` (required, a key of
+    :data:`tavla.analysis.levels.STRENGTHS`), ``rated`` (default false), ``clock_preset``
+    (default ``"none"``) and any table rule but ``is_public`` and ``is_rated``
+    (``match_length`` defaults to 1). Raises ``bad_request`` for a body that is not an
+    object and ``invalid_option``, naming the field, for anything else wrong."""
+    data = validation.message_object(data)
+    allowed = {*BOT_MATCH_OPTIONS, *(name for name in rule_names() if name not in FIXED_RULES)}
+    unknown = sorted(str(key) for key in set(data) - allowed)
+    if unknown:
+        raise ServiceError("invalid_option", "Unknown options of a bot match: "
+                           + ", ".join(unknown) + ".", field=unknown[0])
+    key = data.get("strength")
+    if not isinstance(key, str) or key not in STRENGTHS:
+        raise ServiceError("invalid_option", "strength is one of: " + ", ".join(STRENGTHS)
+                           + ".", field="strength")
+    rated = data.get("rated", False)
+    if not isinstance(rated, bool):
+        raise ServiceError("invalid_option", "rated is true or false.", field="rated")
+    preset = data.get("clock_preset", "none")
+    if not isinstance(preset, str) or preset not in PRESETS:
+        raise ServiceError("invalid_option", f"clock_preset is one of: {', '.join(PRESETS)}.",
+                           field="clock_preset")
+    rules = validation.rule_values({name: value for name, value in data.items()
+                                    if name not in BOT_MATCH_OPTIONS})
+    return BotMatchOptions(key, rated, preset, rules)
+
+
+def bot_matches_playing(player: Player) -> int:
+    """How many matches against a bot ``player`` is playing now."""
+    return Match.objects.filter(Q(player0=player) | Q(player1=player), has_bot=True,
+                                status=MatchStatus.PLAYING).count()
+
+
+def bot_match_limit() -> int:
+    """``TAVLA_BOT_MATCHES_PER_PLAYER``: the most matches against bots one account plays at
+    once (0: no bound)."""
+    return int(getattr(settings, "TAVLA_BOT_MATCHES_PER_PLAYER", 3))
+
+
 @transaction.atomic
-def bot_table_create(*, human: Player, strength: str, match_length: int | None = 1,
-                     cube_enabled: bool = True, rated: bool = False) -> Table:
+def bot_table_create(*, human: Player, strength: str, rated: bool = False,
+                     clock_preset: str | None = "none", **rules: Any) -> Table:
     """A private table where ``human`` plays the bot of ``strength``; the match starts at
-    once. It changes ratings only with ``rated`` (``Table.bots_rated``)."""
-    bot = bot_player(strength)
+    once. ``rules`` are the table's (any of :data:`matches.rules.RULES` but ``is_public``
+    and ``is_rated``; ``match_length`` 1 unless given); it changes ratings only with
+    ``rated`` (``Table.bots_rated``). The lobby's page and ``POST /api/bot-matches/`` both
+    start bot matches here.
+
+    Refused, with nothing changed: ``too_many_bot_matches`` when ``human`` already plays
+    ``TAVLA_BOT_MATCHES_PER_PLAYER`` matches against bots, ``invalid_option`` for a bot or
+    a fixed option; ValueError for an unknown strength. The human's player row is locked
+    first, so two requests of one account at the same moment are counted one after the
+    other, never both against the same count.
+    """
+    level = bot_strength(strength)
     if human.is_bot:
         raise ServiceError("invalid_option", "A bot cannot invite a bot this way.")
+    fixed = sorted(FIXED_RULES & set(rules))
+    if fixed:
+        raise ServiceError("invalid_option", "A bot match is private and rated only with "
+                           "rated: " + ", ".join(fixed) + " cannot be set.", field=fixed[0])
+    Player.objects.select_for_update().filter(pk=human.pk).first()
+    limit = bot_match_limit()
+    playing = bot_matches_playing(human)
+    if limit and playing >= limit:
+        raise ServiceError(
+            "too_many_bot_matches",
+            f"You are already playing {playing} matches against bots; at most {limit} at "
+            "once. Finish or resign one first.")
+    bot = bot_player(level.key)
+    rules.setdefault("match_length", 1)
     table = services.table_create(
         name=f"{human.display_name} – {bot.display_name}", creator=human, is_public=False,
-        is_rated=rated, match_length=match_length, cube_enabled=cube_enabled,
-        clock_preset="none",
+        is_rated=rated, clock_preset=clock_preset, **rules,
     )
     table.bots_rated = rated
     table.save(update_fields=["bots_rated"])

@@ -11,7 +11,6 @@ evaluates on a request thread.
 from __future__ import annotations
 
 import logging
-import random
 import time
 from typing import Any
 
@@ -45,7 +44,6 @@ from tavla.engine.plays import Play
 
 logger = logging.getLogger(__name__)
 
-_RNG = random.SystemRandom()
 
 
 def adjudication_chances(*, match_id: int, version: int) -> tuple[float, float] | None:
@@ -190,9 +188,10 @@ def collect_drill(player_id: int) -> int:
 
 
 
-def bot_act(*, match_id: int, version: int, rng: random.Random | None = None) -> bool:
+def bot_act(*, match_id: int, version: int) -> bool:
     """Make the bot's move in ``match_id`` if a bot must act at ``version``; True if it
-    acted. Runs in a worker of the bot queue."""
+    acted. Runs in a worker of the bot queue. The bot's choice depends on the match's state
+    alone (gnubg's deterministic noise: :mod:`tavla.analysis.bots`)."""
     match = Match.objects.select_related("player0", "player1").filter(pk=match_id).first()
     if match is None or match.is_finished or match.version != version:
         return False
@@ -207,8 +206,7 @@ def bot_act(*, match_id: int, version: int, rng: random.Random | None = None) ->
         # A resignation offered to a bot: it accepts (it has no evaluator to weigh it by).
         action, play = "accept_resign", None
     else:
-        choice = bot_brain.choose(state, seat, player.bot_strength or "intermediate",
-                                  rng or _RNG)  # type: ignore[arg-type]
+        choice = bot_brain.choose(state, seat, player.bot_strength or "intermediate")
         action, play = _service_action(state.phase, choice)
     try:
         services.match_act(match_id=match_id, player=player, action=action,

@@ -16,6 +16,7 @@ from matches.rest.analysis_board import (
     HintView,
     PracticeView,
 )
+from matches.rest.bots import BotMatchView
 from matches.rest.views import MatchViewSet, PlayerViewSet, TableViewSet, TokenView
 
 router = SimpleRouter()
@@ -25,6 +26,7 @@ router.register("matches", MatchViewSet, basename="api-match")
 
 urlpatterns = [
     path("token/", TokenView.as_view(), name="api-token"),
+    path("bot-matches/", BotMatchView.as_view(), name="api-bot-matches"),
     path("matches/<int:pk>/analysis/", MatchAnalysisView.as_view(), name="api-match-analysis"),
     path("matches/<int:pk>/hint/", HintView.as_view(), name="api-match-hint"),
     path("analysis/board/", AnalysisBoardView.as_view(), name="api-analysis-board"),

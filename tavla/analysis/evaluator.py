@@ -241,10 +241,11 @@ def best_equity(position: Position, dice: tuple[int, int], cube: Cube, level: Le
     return -equity
 
 
-def static_equity(position: Position, cube: Cube) -> float:
+def static_equity(position: Position, cube: Cube, level: Level | None = None) -> float:
     """gnubg's 0-ply cubeless equity of the mover before rolling; the fallback when both
-    players would have to dance in turn."""
-    output = gnubg.evaluate(board(position), cube_info(cube), eval_context(Level()))
+    players would have to dance in turn. A ``level`` with noise gives the equity as that
+    level sees it (gnubg's deterministic noise on each output: a bot's cube decisions)."""
+    output = gnubg.evaluate(board(position), cube_info(cube), eval_context(level or Level()))
     return float(output[5])
 
 

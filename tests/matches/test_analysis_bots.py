@@ -3,7 +3,6 @@ API; nothing is analysed or shown for a match in progress."""
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Callable
 from typing import Any
@@ -20,14 +19,13 @@ from matches.models import AnalysisStatus, Event, LogKind, Match, MatchAnalysis,
 from matches.state import load_state
 
 
-def _play_out(match: Match, *, limit: int = 2000, seed: int = 1) -> Match:
+def _play_out(match: Match, *, limit: int = 2000) -> Match:
     """Let the bots of ``match`` act until it ends (in this process, no worker)."""
-    rng = random.Random(seed)
     for _ in range(limit):
         match.refresh_from_db()
         if match.is_finished:
             return match
-        assert bot_act(match_id=match.pk, version=match.version, rng=rng)
+        assert bot_act(match_id=match.pk, version=match.version)
     raise AssertionError("the bots did not finish the match")
 
 
@@ -151,8 +149,8 @@ def test_bots_play_on_a_real_worker_and_the_analysis_follows(settings: Any) -> N
 
 @pytest.mark.django_db
 def test_a_players_page_shows_their_pr_per_match_and_over_time(client: Client) -> None:
-    first = _play_out(_bot_match(length=1), seed=1)
-    second = _play_out(_bot_match(length=1), seed=2)
+    first = _play_out(_bot_match(length=1))
+    second = _play_out(_bot_match(length=1))
     for match in (first, second):
         analysis_run(match.pk)
     player = first.player0

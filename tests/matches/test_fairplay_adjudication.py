@@ -41,11 +41,11 @@ def referee_client(db: None) -> Client:
     return client
 
 
-def _human_choice(state: MatchState, seat: int, mode: str, rng: random.Random) -> Any:
+def _human_choice(state: MatchState, seat: int, mode: str) -> Any:
     """``best``: gnubg's 0-ply choice every time (what the analysis calls best); ``weak``:
     gnubg's beginner, with its noise."""
     if mode == "weak":
-        return brain.choose(state, seat, "beginner", rng)
+        return brain.choose(state, seat, "beginner")
     cube = cube_of(state, seat)
     if state.phase is Phase.MOVE:
         assert state.dice is not None
@@ -78,9 +78,9 @@ def _human_vs_bot(human: Player, mode: str, seed: int, length: int = 3) -> Match
             return match
         state = load_state(match)
         if state.player_to_act == 1:
-            assert bot_act(match_id=match.pk, version=match.version, rng=rng)
+            assert bot_act(match_id=match.pk, version=match.version)
             continue
-        choice = _human_choice(state, 0, mode, rng)
+        choice = _human_choice(state, 0, mode)
         action, play = "roll", None
         if isinstance(choice, PlayMove):
             action, play = "play", choice.play.notation()  # type: ignore[union-attr]

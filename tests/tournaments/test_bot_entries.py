@@ -3,7 +3,6 @@ made, the bots play through the services, and the bracket advances on their resu
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 
 import pytest
@@ -27,12 +26,11 @@ def test_bots_fill_a_bracket_and_play_their_pairing(
     assert {pairing.table.seat0_id, pairing.table.seat1_id} == {b.pk for b in bots}
     match = Match.objects.get(table=pairing.table)
     assert match.has_bot
-    rng = random.Random(3)
     for _ in range(2000):
         match.refresh_from_db()
         if match.is_finished:
             break
-        assert bot_act(match_id=match.pk, version=match.version, rng=rng)
+        assert bot_act(match_id=match.pk, version=match.version)
     assert match.status == MatchStatus.FINISHED
     pairing.refresh_from_db()
     assert pairing.status == PairingStatus.DECIDED
@@ -52,6 +50,6 @@ def test_make_bots_creates_one_bot_player_per_strength() -> None:
     call_command("make_bots", stdout=StringIO())  # twice: nothing more
     bots = Player.objects.filter(is_bot=True)
     assert sorted(bots.values_list("bot_strength", flat=True)) == sorted(
-        ["beginner", "intermediate", "advanced", "world_class"])
+        ["beginner", "casual_player", "intermediate", "advanced", "expert", "world_class"])
     assert all(not bot.user.has_usable_password() for bot in bots)
     assert "GNU Backgammon (World class)" in out.getvalue()
