@@ -4,8 +4,6 @@ decision."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 
 from matches import services
@@ -19,12 +17,11 @@ def _finished_bot_match(**rules: object) -> Match:
     services.table_sit(table_id=table.pk, player=bot_player("beginner"), seat=0)
     services.table_sit(table_id=table.pk, player=bot_player("advanced"), seat=1)
     match = Match.objects.get(table=table)
-    rng = random.Random(3)
     for _ in range(2000):
         match.refresh_from_db()
         if match.is_finished:
             return match
-        assert bot_act(match_id=match.pk, version=match.version, rng=rng)
+        assert bot_act(match_id=match.pk, version=match.version)
     raise AssertionError("the bots did not finish the match")
 
 
