@@ -78,10 +78,11 @@ def test_experience_is_explained_in_words() -> None:
         newcomer = profiles.experience_in_words(0)
         midway = profiles.experience_in_words(150)
         veteran = profiles.experience_in_words(1200)
+        single = profiles.experience_in_words(1)
     assert "0 points so far" in newcomer and "5×" in newcomer and "400 more points" in newcomer
     assert "3.5×" in midway and "250 more points" in midway
     assert "1200 points so far" in veteran and "normal" in veteran
-    assert "1 point so far" in profiles.experience_in_words(1)
+    assert "1 point so far" in single
 
 
 def test_the_profile_speaks_persian_digits_in_the_graph(start_match: Callable[..., Match],
