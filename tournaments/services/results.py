@@ -248,15 +248,15 @@ def _check_correction(tournament: Tournament, row: Pairing,
         raise TournamentError("depends", str(error)) from error
     stored_by_slot = {r.slot: r for r in rows}
     for pairing in resolved:
-        stored = stored_by_slot.get(pairing.slot)
-        if stored is None:  # not paired yet (a Swiss cut's knockout to come)
+        row_now = stored_by_slot.get(pairing.slot)
+        if row_now is None:  # not paired yet (a Swiss cut's knockout to come)
             continue
         sides = (formats.side_notation(pairing.a), formats.side_notation(pairing.b))
-        if (sides != (stored.side_a, stored.side_b) and stored.status == PairingStatus.PAIRED
-                and stored.table_id is not None
-                and played_at(stored.table_id)):
+        if (sides != (row_now.side_a, row_now.side_b) and row_now.status == PairingStatus.PAIRED
+                and row_now.table_id is not None
+                and played_at(row_now.table_id)):
             raise TournamentError(
-                "depends", f"{stored.slot} is already being played with the old result.")
+                "depends", f"{row_now.slot} is already being played with the old result.")
     return redo
 
 
