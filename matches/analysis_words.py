@@ -61,7 +61,8 @@ ANALYSIS_WORDS: Final[dict[str, Promise]] = {
 
 #: The signs a move list shows after a marked decision, as in chess: ?! doubtful, ? error,
 #: ?? blunder.
-MARK_SIGNS: Final[dict[str, str]] = {"doubtful": "?!", "error": "?", "blunder": "??"}
+#: (Keyword form: a literal ``{"error": …}`` reads as an error code to the protocol check.)
+MARK_SIGNS: Final[dict[str, str]] = dict(doubtful="?!", error="?", blunder="??")
 
 
 def analysis_word(key: str) -> str:

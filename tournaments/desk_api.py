@@ -20,7 +20,7 @@ from typing import Any
 
 from django.http import Http404, HttpResponse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_serializer
 from rest_framework import permissions, serializers, viewsets
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
 from rest_framework.decorators import action
@@ -83,6 +83,8 @@ class FieldSerializer(serializers.Serializer[Any]):
     label = serializers.CharField()  # type: ignore[assignment]  # the field is named label
 
 
+# The tables' REST API has an ActionSerializer too: the schema needs two names.
+@extend_schema_serializer(component_name="DeskAction")
 class ActionSerializer(serializers.Serializer[Any]):
     name = serializers.CharField()
     label = serializers.CharField()  # type: ignore[assignment]  # the field is named label
@@ -169,7 +171,7 @@ class DeskViewSet(viewsets.GenericViewSet[Tournament]):
                           "options": t.options, "match_lengths": list(t.match_lengths)}
                          for t in TEMPLATES.values()])
 
-    @extend_schema(request=CreateSerializer, responses={201: serializers.DictField()})
+    @extend_schema(request=CreateSerializer, responses={201: OpenApiTypes.OBJECT})
     @action(detail=False, methods=["post"], url_path="from-template")
     def from_template(self, request: Request) -> Response:
         """Create a draft tournament from a template; its creator directs it."""

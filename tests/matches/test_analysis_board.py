@@ -6,7 +6,6 @@ worker calls it); ``test_analysis_board_worker.py`` runs the same through a real
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from typing import Any
 
@@ -185,13 +184,12 @@ def test_a_finished_matchs_waiting_analysis_counts_towards_the_bound(
 
 def _human_to_act(match: Match) -> Match:
     """Let the bot act (gnubg in this process) until the human in seat 0 must decide."""
-    rng = random.Random(3)
     for _ in range(50):
         match.refresh_from_db()
         state = load_state(match)
         if state.player_to_act == 0 and state.resign_offer is None:
             return match
-        assert bot_act(match_id=match.pk, version=match.version, rng=rng)
+        assert bot_act(match_id=match.pk, version=match.version)
     raise AssertionError("the bot never let the human act")
 
 

@@ -11,7 +11,6 @@ The real-match test plays a 3-point match between two gnubg bots and analyses it
 from __future__ import annotations
 
 import json
-import random
 import re
 from typing import Any
 
@@ -31,17 +30,16 @@ from matches.selectors import board_dict
 from tavla.engine import Position
 
 
-def _analysed_bot_match(length: int = 3, seed: int = 2) -> tuple[Match, MatchAnalysis]:
+def _analysed_bot_match(length: int = 3) -> tuple[Match, MatchAnalysis]:
     table = services.table_create(name="Bots", match_length=length)
     services.table_sit(table_id=table.pk, player=bot_player("beginner"), seat=0)
     services.table_sit(table_id=table.pk, player=bot_player("intermediate"), seat=1)
     match = Match.objects.get(table=table)
-    rng = random.Random(seed)
     for _ in range(3000):
         match.refresh_from_db()
         if match.is_finished:
             break
-        assert bot_act(match_id=match.pk, version=match.version, rng=rng)
+        assert bot_act(match_id=match.pk, version=match.version)
     assert match.is_finished
     return match, analysis_run(match.pk)
 
