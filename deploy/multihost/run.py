@@ -79,6 +79,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--cut", type=float, help="seconds the data host is cut off")
     parser.add_argument("--stall-tables", type=int, help="tables whose players walk away")
     parser.add_argument("--bot-processes", type=int)
+    parser.add_argument("--times-as-figures", action="store_true",
+                        help="report missed time targets without failing (the test suite's "
+                             "run: times on a busy CI machine are figures, not checks)")
     parser.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--run", help=argparse.SUPPRESS)
     parser.add_argument("--workdir", help=argparse.SUPPRESS)
@@ -354,6 +357,7 @@ def inner(args: argparse.Namespace) -> int:
     cluster = Cluster(workdir, hosts["proxy"].address)
     figures: list[str] = []
     failures: list[str] = []
+    missed: list[str] = []  # time targets: checks, or figures with --times-as-figures
 
     def say(line: str) -> None:
         print(f"multihost {time.strftime('%H:%M:%S')}  {line}", flush=True)
@@ -459,7 +463,7 @@ def inner(args: argparse.Namespace) -> int:
                        f"{'met' if worst <= RECONNECT_TARGET else 'MISSED'})")
         say(figures[-1])
         if worst > RECONNECT_TARGET:
-            failures.append("boards reconnected too late")
+            missed.append("boards reconnected too late")
         network.cable(victim, plugged=True)
         cluster.start_web(victim)
         wait_for("web1 back UP", lambda: servers_are({"web1": "UP"}), 120, 0.2)
@@ -494,8 +498,10 @@ def inner(args: argparse.Namespace) -> int:
                        f"overdue at its return fell {fmt(late)} after it (target "
                        f"{FLAG_TARGET:.0f} s: {'met' if met else 'MISSED'})")
         say(figures[-1])
-        if not met:
-            failures.append("no overdue flag" if not late else "flags fell too late")
+        if not late:
+            failures.append("no overdue flag")
+        elif not met:
+            missed.append("flags fell too late")
 
         # -- the data host is cut off ------------------------------------------------------
         data = hosts["data"]
@@ -549,9 +555,15 @@ def inner(args: argparse.Namespace) -> int:
         print(f"  - {line}")
     print(f"  - load average {load_before[0]:.1f} before, {load_after[0]:.1f} after; "
           f"{time.monotonic() - started:.0f} s in all")
+    if not args.times_as_figures:
+        failures += missed
     if failures:
         print("multihost: FAILED: " + "; ".join(failures))
         return 1
+    if missed:
+        print("multihost: every check met; time targets missed (figures only): "
+              + "; ".join(missed))
+        return 0
     print("multihost: every target met")
     return 0
 

@@ -54,10 +54,10 @@ def _human_choice(state: MatchState, seat: int, mode: str) -> Any:
                              if (p.position.mover, p.position.opponent) == best), seat)
     if state.phase is Phase.CUBE_OFFERED:
         doubler = cube_of(state, 1 - seat)
-        eqs = evaluator.cube_equities(state.position, doubler, Level(0))
+        eqs = evaluator.cube_decision(state.position, doubler, Level(0))
         return Take(seat) if eqs.should_take else Drop(seat)
     if state.may_double() and cube.mover_may_double:
-        if evaluator.cube_equities(state.position, cube, Level(0)).should_double:
+        if evaluator.cube_decision(state.position, cube, Level(0)).should_double:
             return Double(seat)
     return None
 
