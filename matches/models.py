@@ -469,8 +469,9 @@ class DrillItem(models.Model):
         verbose_name = _("drill item")
         verbose_name_plural = _("drill items")
         ordering = ["due_at", "pk"]
-        constraints = [models.UniqueConstraint(fields=["player", "match", "game", "index"],
-                                               name="drill_item_once")]
+        # A missed double and the play after it share a turn's index: the kind tells them apart.
+        constraints = [models.UniqueConstraint(fields=["player", "match", "game", "index",
+                                                       "kind"], name="drill_item_once")]
 
     def __str__(self) -> str:
         return f"{self.player} {self.kind} {self.position_id}"

@@ -155,7 +155,7 @@ def drill_items_from_analysis(analysis: MatchAnalysis) -> int:
     for decision in wanted:
         player = players[decision["player"]]
         if DrillItem.objects.filter(player=player, match=match, game=decision["game"],
-                                    index=decision["index"]).exists():
+                                    index=decision["index"], kind=decision["kind"]).exists():
             continue
         position, info = question_of(record, game_index[decision["game"]], decision)
         kind = decision["kind"]

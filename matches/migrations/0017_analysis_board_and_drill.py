@@ -62,7 +62,7 @@ class Migration(migrations.Migration):
                 'verbose_name': 'drill item',
                 'verbose_name_plural': 'drill items',
                 'ordering': ['due_at', 'pk'],
-                'constraints': [models.UniqueConstraint(fields=('player', 'match', 'game', 'index'), name='drill_item_once')],
+                'constraints': [models.UniqueConstraint(fields=('player', 'match', 'game', 'index', 'kind'), name='drill_item_once')],
             },
         ),
     ]

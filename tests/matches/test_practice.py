@@ -15,6 +15,7 @@ from matches.gnubg.bots import bot_player
 from matches.gnubg.evaluation import analysis_run, bot_act, collect_drill
 from matches.gnubg.practice import BOX_DAYS, RETRY_MINUTES, schedule
 from matches.models import DrillItem, Match, Player
+from tavla.analysis import analyse
 from tavla.engine import Position, decode_match_id, legal_plays
 
 
@@ -61,7 +62,7 @@ def test_each_error_and_blunder_of_a_person_becomes_one_item(
     assert not DrillItem.objects.exclude(player=person).exists()  # the bot gets none
     for item in items:
         assert item.box == 1 and item.due_at <= timezone.now()
-        assert item.mark in ("error", "blunder") and item.loss >= 0.08
+        assert item.mark in ("error", "blunder") and item.loss >= analyse.ERROR
         info = decode_match_id(item.gnubg_match_id)
         assert info.match_length == 3
         if item.kind == "move":
