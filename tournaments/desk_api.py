@@ -30,7 +30,7 @@ from rest_framework.response import Response
 from matches.errors import ServiceError
 from matches.rest.errors import error_response, service_error_response
 from tournaments import desk, selectors, services
-from tournaments.models import Tournament
+from tournaments.models import Eligibility, Tournament
 from tournaments.services.creation import TEMPLATES
 
 
@@ -61,6 +61,22 @@ class CreateSerializer(serializers.Serializer[Any]):
     auto_pair = serializers.BooleanField(
         required=False, default=True,
         help_text="Swiss and round robin: pair each round as soon as the last one is in.")
+    payout_table = serializers.CharField(required=False, max_length=60,
+                                         help_text="A preset or percentages, e.g. 50/30/20.")
+    consolation_percent = serializers.DecimalField(
+        required=False, max_digits=5, decimal_places=2, min_value=0, max_value=100,
+        help_text="The consolation flight's share of the prize pool.")
+    event = serializers.IntegerField(
+        required=False, allow_null=True,
+        help_text="Create a division of this event (a draft to check-in event you direct).")
+    eligibility = serializers.ChoiceField(choices=Eligibility.values, required=False,
+                                          default=Eligibility.OPEN,
+                                          help_text="A division's: who plays in it.")
+    min_rating = serializers.FloatField(required=False, allow_null=True, min_value=0)
+    max_rating = serializers.FloatField(required=False, allow_null=True, min_value=0,
+                                        help_text="Below this rating (exclusive).")
+    division_order = serializers.IntegerField(required=False, default=0, min_value=0,
+                                              max_value=1000)
 
 
 class ImportSerializer(serializers.Serializer[Any]):

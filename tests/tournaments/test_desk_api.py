@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
+from django.contrib.auth.models import Permission, User
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -374,3 +374,41 @@ def test_players_import_export_and_rating_for_club_directors_only(director: User
     assert refused.status_code == 403
     ali.refresh_from_db()
     assert ali.rating == 1800
+
+
+def test_a_director_creates_an_event_s_divisions_and_its_money_over_the_api(
+        director: User, referee: User, make_tournament: Any) -> None:
+    boss = client_for(director)
+
+    def create(status: int, **data: Any) -> Any:
+        response = boss.post("/api/tournaments/from-template/",
+                             {"template": "swiss_5", "name": "D", **data}, format="json")
+        assert response.status_code == status, response.json()
+        return response.json()
+
+    event = create(201, name="Spring Open")["id"]
+    division = create(201, name="Novice", event=event, eligibility="rating", max_rating=1600,
+                      division_order=1, entry_fee="5.00", payout_table="70/30",
+                      consolation_percent="10")
+    made = Tournament.objects.get(pk=division["id"])
+    assert (made.event_id, made.eligibility, made.min_rating, made.max_rating) == (
+        event, "rating", None, 1600)
+    assert (made.payout_table, str(made.consolation_percent)) == ("70/30", "10.00")
+    started = make_tournament(4, start=True)
+    count = Tournament.objects.count()
+    # Refused, nothing created: eligibility without an event, limits out of order, a bad
+    # payout table, an event of someone else's, a division of a division, a started event.
+    assert create(400, eligibility="rating")["error"] == "bad_request"
+    assert create(400, event=event, eligibility="rating", min_rating=1700,
+                  max_rating=1600)["error"] == "bad_request"
+    assert create(400, event=event, payout_table="30/70")["error"] == "bad_request"
+    assert create(400, event=division["id"])["error"] == "bad_request"
+    assert create(400, event=999999)["error"] == "bad_request"
+    other = User.objects.create_user("other-director", is_staff=True)
+    other.user_permissions.add(*Permission.objects.filter(
+        codename__in=["add_tournament"]))
+    refused = client_for(other).post("/api/tournaments/from-template/", {
+        "template": "swiss_5", "name": "Mine", "event": event}, format="json")
+    assert refused.status_code == 403 and refused.json()["error"] == "forbidden"
+    assert create(409, event=started.pk)["error"] == "bad_status"
+    assert Tournament.objects.count() == count

@@ -45,10 +45,16 @@ def cross_check(tournament: Tournament) -> dict[str, object]:
     # Standings count exactly the results that count (the main flight's: side flights
     # have their own placings).
     counted = [r for r in results if r["bracket"] not in ("consolation", "last_chance")]
+    # A Swiss counts a bye as a win (docs: "wins (byes included)"); a bracket's bye is none.
+    bye_wins = tournament.format in ("swiss", "swiss_cut")
     for line in standings:
         name = line["player"]
+        byes = sum(1 for r in counted if r["winner"] == name and r["result"] == "bye")
         wins = sum(1 for r in counted if r["winner"] == name and r["result"] != "bye")
         losses = sum(1 for r in counted if r["loser"] == name)
+        if bye_wins:
+            wins += byes
+            assert int(line["byes"]) == byes, name
         assert (int(line["wins"]), int(line["losses"])) == (wins, losses), name
     # Ranked players first, then the unranked (disqualified, never sat down).
     ranks = [line["rank"] for line in standings]

@@ -2,9 +2,11 @@
 
 A template fixes the format, its options and the match lengths by round; the director gives
 the name and may change the few things that vary from one evening to the next (match
-lengths, the number of Swiss rounds, over the board, a field limit, the entry fee). The new
-tournament is a draft directed by its creator; everything else (the table template, money,
-divisions) keeps the model's defaults and stays configurable in the admin.
+lengths, the number of Swiss rounds, over the board, a field limit, the entry fee and how
+the pool is paid). A division is created the same way, naming its event and who is eligible,
+so a director sets up a rating-divided event without the admin. The new tournament is a draft
+directed by its creator; everything else (the table template, side pools) keeps the model's
+defaults and stays configurable in the admin.
 """
 
 from __future__ import annotations
@@ -17,8 +19,20 @@ from django.db import transaction
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import FormatName, SeedingMethod, Tournament
-from tournaments.services.common import TournamentError, check_configuration, log_action
+from tournaments.models import (
+    Eligibility,
+    FormatName,
+    SeedingMethod,
+    Tournament,
+    TournamentStatus,
+)
+from tournaments.money import MoneyError, parse_payout_table
+from tournaments.services.common import (
+    TournamentError,
+    check_configuration,
+    log_action,
+    require_director,
+)
 
 CREATE_PERMISSION = "tournaments.add_tournament"
 
@@ -62,13 +76,19 @@ def tournament_create_from_template(
     match_lengths: list[int] | None = None, rounds: int | None = None,
     over_the_board: bool = False, max_entries: int | None = None,
     entry_fee: Decimal | None = None, seeding: str = SeedingMethod.RATING,
-    auto_pair: bool = True,
+    auto_pair: bool = True, payout_table: str | None = None,
+    consolation_percent: Decimal | None = None, event: int | None = None,
+    eligibility: str = Eligibility.OPEN, min_rating: float | None = None,
+    max_rating: float | None = None, division_order: int = 0,
 ) -> Tournament:
     """A draft tournament shaped by ``template`` (:data:`TEMPLATES`), directed by ``actor``.
 
     Raises :class:`TournamentError`: ``forbidden`` (not allowed to create), ``bad_request``
-    (no name, no such template, seeding or a negative fee), ``bad_option`` (``rounds`` for a
-    format without rounds, or out of range) or ``bad_match_lengths``; nothing is created then.
+    (no name, no such template, seeding, a negative fee, a bad payout table or share, an
+    event that is not a draft, registration or check-in event of one's own, eligibility
+    without an event, rating limits out of order), ``bad_option`` (``rounds`` for a format
+    without rounds, or out of range) or ``bad_match_lengths``; nothing is created then.
+    ``event`` makes the new tournament a division of that event.
     """
     if not can_create(actor):
         raise TournamentError("forbidden", "Only a director may create tournaments.")
@@ -88,6 +108,15 @@ def tournament_create_from_template(
     if max_entries is not None and max_entries < 2:
         raise TournamentError("bad_request", "A field limit is at least two players.",
                               field="max_entries")
+    parent = division_parent(actor, event, eligibility, min_rating, max_rating)
+    if payout_table is not None:
+        try:
+            parse_payout_table(payout_table)
+        except MoneyError as error:
+            raise TournamentError("bad_request", str(error), field="payout_table") from None
+    if consolation_percent is not None and not 0 <= consolation_percent <= 100:
+        raise TournamentError("bad_request", "A flight's share is 0 to 100 %.",
+                              field="consolation_percent")
     options = dict(chosen.options)
     if rounds is not None:
         if "rounds" not in options:
@@ -104,8 +133,45 @@ def tournament_create_from_template(
     )
     if entry_fee is not None:
         tournament.entry_fee = entry_fee
+    if payout_table is not None:
+        tournament.payout_table = payout_table
+    if consolation_percent is not None:
+        tournament.consolation_percent = consolation_percent
+    if parent is not None:
+        tournament.event = parent
+        tournament.eligibility = eligibility
+        tournament.min_rating, tournament.max_rating = min_rating, max_rating
+        tournament.division_order = division_order
     check_configuration(tournament)
     tournament.save()
     log_action(tournament, "created", actor=actor, template=template, format=chosen.format,
-               options=options, match_lengths=tournament.match_lengths)
+               options=options, match_lengths=tournament.match_lengths,
+               event=event, eligibility=tournament.eligibility)
     return tournament
+
+
+def division_parent(actor: Any, event: int | None, eligibility: str,
+                    min_rating: float | None, max_rating: float | None) -> Tournament | None:
+    """The event a new division belongs to: one the actor directs, itself no division, not
+    started yet (a division joins before the start, as players are placed at registration)."""
+    if event is None:
+        if eligibility != Eligibility.OPEN or min_rating is not None or max_rating is not None:
+            raise TournamentError("bad_request", "Eligibility is for a division: name its event.",
+                                  field="event")
+        return None
+    parent = Tournament.objects.filter(pk=event).first()
+    if parent is None:
+        raise TournamentError("bad_request", "There is no such event.", field="event")
+    require_director(actor, parent)
+    if parent.event_id is not None:
+        raise TournamentError("bad_request", "A division has no divisions of its own.",
+                              field="event")
+    if parent.status not in (TournamentStatus.DRAFT, TournamentStatus.REGISTRATION,
+                             TournamentStatus.CHECK_IN):
+        raise TournamentError("bad_status", "The event has started: its divisions are fixed.")
+    if eligibility not in Eligibility.values:
+        raise TournamentError("bad_request", "No such eligibility.", field="eligibility")
+    if min_rating is not None and max_rating is not None and min_rating >= max_rating:
+        raise TournamentError("bad_request", "The minimum rating is below the maximum.",
+                              field="max_rating")
+    return parent

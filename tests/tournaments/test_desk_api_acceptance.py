@@ -1,0 +1,246 @@
+"""Issue 27's acceptance over the write API alone: a 32-player event in two rating divisions
+imported from CSV, each a Swiss with a cut to a top-8 knockout played over the board, with
+entry fees, a late entry, a withdrawal, a disqualification, a hand swap and a correction
+after the next round was paired — run by a director and a referee with nothing but HTTP
+calls to the documented API, from creation to payouts; then every published file is checked
+against the others and against the payouts worked out here by hand.
+
+The ``swiss_cut`` format has no consolation flight (its knockout is a plain single
+elimination), so the consolation share set on each division has nobody to pay and goes back
+to the main flight, as docs/tournaments.md ("Flights") says.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from matches.models import Player
+from tests.tournaments.test_published_files_agree import cross_check
+from tournaments.models import Tournament, TournamentLog
+from tournaments.treasury import money_summary
+
+pytestmark = pytest.mark.django_db
+
+FEE = Decimal("10.00")
+LENGTH = 3
+
+
+def client_for(user: User) -> APIClient:
+    client = APIClient()
+    token, _ = Token.objects.get_or_create(user=user)
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
+class Desk:
+    """One user's HTTP calls to the tournament API."""
+
+    def __init__(self, user: User) -> None:
+        self.client = client_for(user)
+
+    def get(self, path: str) -> Any:
+        response = self.client.get(f"/api/tournaments/{path}")
+        assert response.status_code == 200, (path, response.content[:300])
+        return response.json()
+
+    def post(self, path: str, data: dict[str, Any], status: int = 200) -> Any:
+        response = self.client.post(f"/api/tournaments/{path}", data, format="json")
+        assert response.status_code == status, (path, data, response.json())
+        return response.json()
+
+    def act(self, tournament: int, name: str, status: int = 200, **data: Any) -> Any:
+        return self.post(f"{tournament}/actions/{name}/", data, status)
+
+    def pairings(self, tournament: int) -> list[dict[str, Any]]:
+        bracket = self.get(f"{tournament}/bracket/")
+        return [p for b in bracket["brackets"] for r in b["rounds"] for p in r["pairings"]]
+
+    def entries(self, tournament: int) -> dict[str, dict[str, Any]]:
+        return {e["name"]: e for e in self.get(f"{tournament}/entries/")}
+
+
+def name(i: int) -> str:
+    return f"Player {i:02d}"
+
+
+def rating(i: int) -> float:
+    # 0-15 below 1800 (Intermediate), 16-31 from 1800 (Open).
+    return 1490.0 + 20 * i
+
+
+def better(pairing: dict[str, Any]) -> int:
+    """The result played out at the board: the higher rated player wins."""
+    a, b = pairing["a"], pairing["b"]
+    ratings = {int(n["name"].split()[-1]): n["entry"] for n in (a, b)}
+    return int(ratings[max(ratings)])
+
+
+def open_pairings(desk: Desk, tournament: int) -> list[dict[str, Any]]:
+    return [p for p in desk.pairings(tournament)
+            if p["status"] == "paired" and p["a"]["entry"] and p["b"]["entry"]]
+
+
+def enter_round(referee: Desk, tournament: int) -> list[dict[str, Any]]:
+    """The referee enters every open pairing's over-the-board result."""
+    rows = open_pairings(referee, tournament)
+    for row in rows:
+        referee.act(tournament, "enter_result", pairing=row["id"], winner=better(row),
+                    winner_points=LENGTH, loser_points=1, reason="score sheet signed")
+    return rows
+
+
+def test_a_32_player_divided_swiss_cut_event_runs_over_the_api_alone(
+        director: User, referee: User, make_player: Any) -> None:
+    boss, ref = Desk(director), Desk(referee)
+    bystander = Desk(make_player("bystander").user)
+
+    # -- Creation: the event and its two rating divisions, money included. ------------------
+    template = {"template": "swiss_cut_8", "rounds": 4, "over_the_board": True,
+                "match_lengths": [LENGTH]}
+    event = boss.post("from-template/", {**template, "name": "Club Open"}, 201)["id"]
+    money = {"entry_fee": str(FEE), "payout_table": "40/30/20/10",
+             "consolation_percent": "10"}
+    top = boss.post("from-template/", {**template, **money, "name": "Open", "event": event,
+                                       "eligibility": "rating", "min_rating": 1800,
+                                       "division_order": 1}, 201)["id"]
+    low = boss.post("from-template/", {**template, **money, "name": "Intermediate",
+                                       "event": event, "eligibility": "rating",
+                                       "max_rating": 1800, "division_order": 2}, 201)["id"]
+    assert [d["name"] for d in boss.get(f"{event}/")["divisions"]] == ["Open", "Intermediate"]
+    # Only the event's director adds divisions to it, and a referee creates nothing.
+    ref.post("from-template/", {**template, "name": "X"}, 403)
+    ref.post("from-template/", {**template, "name": "X", "event": event}, 403)
+    boss.post("from-template/", {**template, "name": "X", "eligibility": "rating"}, 400)
+    boss.post("from-template/", {**template, "name": "X", "event": event,
+                                 "payout_table": "30/70"}, 400)
+    assert Tournament.objects.count() == 3
+
+    # -- Players and ratings from CSV: a dry run, then for real. ------------------------------
+    lines = ["name,club,rating,experience"] + [
+        f"{name(i)},Tehran BG,{rating(i)},{10 * i}" for i in range(32)]
+    csv_text = "\n".join(lines) + "\n"
+    ref.post("players/import/", {"csv": csv_text, "dry_run": False}, 403)
+    before = Player.objects.count()
+    dry = boss.post("players/import/", {"csv": csv_text})
+    assert dry["dry_run"] and not dry["applied"] and dry["counts"]["created"] == 32
+    assert Player.objects.count() == before
+    bad = boss.post("players/import/", {"csv": csv_text + "Broken,x,high,1\n",
+                                        "dry_run": False})
+    assert not bad["applied"] and bad["counts"]["error"] == 1
+    assert Player.objects.count() == before
+    done = boss.post("players/import/", {"csv": csv_text, "dry_run": False})
+    assert done["applied"] and done["counts"]["created"] == 32
+    ids = {line["name"]: line["player_id"] for line in done["lines"]}
+    again = boss.post("players/import/", {"csv": boss.client.get(
+        "/api/tournaments/players/export/").content.decode()})
+    assert again["counts"]["error"] == 0 and again["counts"]["created"] == 0
+
+    # -- Registration by the director, check-in and fees by the referee. ---------------------
+    boss.act(event, "open_registration")
+    for i in range(1, 32):  # Player 00 comes late.
+        boss.act(event, "register", player=ids[name(i)])
+    boss.act(event, "open_check_in")
+    for division in (top, low):
+        for entry in boss.entries(division).values():
+            ref.act(division, "check_in", entry=entry["id"])
+            ref.act(division, "set_paid", entry=entry["id"], paid=True)
+    assert set(boss.entries(top)) == {name(i) for i in range(16, 32)}
+    assert set(boss.entries(low)) == {name(i) for i in range(1, 16)}
+    # A referee may not start the event, nor a bystander do anything.
+    ref.act(event, "start", 403)
+    bystander.act(event, "start", 403)
+    assert bystander.get(f"{event}/actions/") == []
+    boss.act(event, "start")
+    assert {boss.get(f"{d}/")["status"] for d in (top, low)} == {"running"}
+
+    # -- Intermediate: a late entry, a hand swap, a correction after the next round. ---------
+    late = boss.act(low, "late_entry", player=ids[name(0)])["entry"]
+    ref.act(low, "set_paid", entry=late["id"], paid=True)
+    first = open_pairings(boss, low)
+    one, two = first[0], first[1]
+    swap = {"pairing_a": one["id"], "entry_a": one["a"]["entry"], "pairing_b": two["id"],
+            "entry_b": two["a"]["entry"], "reason": "keep club mates apart"}
+    ref.act(low, "swap_players", 403, **swap)
+    boss.act(low, "swap_players", **swap)
+    swapped = {p["id"]: p for p in boss.pairings(low)}
+    assert swapped[one["id"]]["a"]["entry"] == two["a"]["entry"]
+    assert swapped[two["id"]]["a"]["entry"] == one["a"]["entry"]
+    round_one = enter_round(ref, low)
+    # The next round is paired at once (automatic pairing) ...
+    assert {p["round"] for p in open_pairings(boss, low)} == {2}
+    wrong = round_one[0]
+    loser = ({wrong["a"]["entry"], wrong["b"]["entry"]} - {better(wrong)}).pop()
+    # ... and a result of the round before is corrected, then the round paired again.
+    ref.act(low, "correct_result", pairing=wrong["id"], winner=loser,
+            reason="the score sheet was misread")
+    ref.act(low, "repair_round", 403, reason="after the correction")
+    boss.act(low, "repair_round", reason="after the correction")
+    corrected = {p["id"]: p for p in boss.pairings(low)}[wrong["id"]]
+    assert corrected["winner"] == loser and corrected["result_source"]
+
+    # -- Open: a withdrawal and a disqualification. ------------------------------------------
+    enter_round(ref, top)
+    entries = boss.entries(top)
+    ref.act(top, "withdraw", 403, entry=entries[name(16)]["id"], reason="went home")
+    boss.act(top, "withdraw", entry=entries[name(16)]["id"], reason="went home")
+    enter_round(ref, top)
+    ref.act(top, "disqualify", 403, entry=entries[name(31)]["id"], reason="conduct")
+    boss.act(top, "disqualify", entry=entries[name(31)]["id"], reason="misconduct")
+    # The referee's actions now are the referee's rights: none of the director's.
+    offered = {a["name"] for a in ref.get(f"{top}/actions/")}
+    assert offered and offered <= {"check_in", "set_paid", "side_pool", "reinstate",
+                                   "enter_result", "correct_result", "double_forfeit",
+                                   "set_table"}
+    # A referee reinstates a withdrawn player, but a disqualified one is the director's.
+    ref.act(top, "reinstate", 403, entry=entries[name(31)]["id"], reason="apologised")
+
+    # -- Both divisions play out: four Swiss rounds, then the top-8 knockout. ----------------
+    for division in (top, low):
+        for _ in range(20):
+            if boss.get(f"{division}/")["status"] == "finished" or not enter_round(ref,
+                                                                                    division):
+                break
+        assert boss.get(f"{division}/")["status"] == "finished", division
+        knockout = [p for p in boss.pairings(division) if p["bracket"] == "knockout"]
+        assert len(knockout) == 7
+    assert boss.get(f"{event}/")["status"] == "finished"
+
+    # -- Everything published agrees, and the payouts are the rules' by hand. ----------------
+    for division in (top, low):
+        tournament = Tournament.objects.get(pk=division)
+        files = cross_check(tournament)
+        standings: list[dict[str, str]] = files["standings"]  # type: ignore[assignment]
+        ranked = [(int(s["rank"]), s["player"]) for s in standings if s["rank"]]
+        # The knockout's final decides 1st and 2nd; its semi-finals' losers share 3rd.
+        assert [r for r, _ in ranked[:4]] == [1, 2, 3, 3]
+        placings = boss.get(f"{division}/placings/")
+        main = next(f for f in placings if f["flight"] == "main")
+        assert {(p["place"], p["name"]) for p in main["places"]} == set(ranked[:4])
+        summary = money_summary(tournament)
+        pool = FEE * 16
+        assert summary["pool"] == pool and summary["main_pool"] == pool
+        names = {e.pk: e.player.display_name for e in tournament.entries.select_related(
+            "player")}
+        paid = {names[e]: amount for e, amount in summary["payouts"].items() if amount}
+        expected = {ranked[0][1]: pool * Decimal("0.4"), ranked[1][1]: pool * Decimal("0.3"),
+                    ranked[2][1]: pool * Decimal("0.15"), ranked[3][1]: pool * Decimal("0.15")}
+        assert paid == expected
+        assert sum(paid.values()) == pool
+    standings = cross_check(Tournament.objects.get(pk=top))["standings"]
+    out = {s["player"]: s for s in standings}  # type: ignore[union-attr]
+    assert out[name(31)]["rank"] == ""  # disqualified: no place, no money
+    assert name(31) not in {p["a"]["name"] for p in boss.pairings(top)
+                            if p["bracket"] == "knockout"} | {
+        p["b"]["name"] for p in boss.pairings(top) if p["bracket"] == "knockout"}
+    # The log tells who did what and why, the referee's entries too.
+    log = ref.get(f"{low}/log/")
+    assert any(e["action"] == "pairing_swapped" and e["actor"] == "director" for e in log)
+    assert any(e["reason"] == "the score sheet was misread" and e["actor"] == "referee"
+               for e in log)
+    assert TournamentLog.objects.filter(tournament_id=top, action="disqualified").exists()
