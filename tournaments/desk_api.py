@@ -67,13 +67,15 @@ class CreateSerializer(serializers.Serializer[Any]):
         required=False, max_digits=5, decimal_places=2, min_value=0, max_value=100,
         help_text="The consolation flight's share of the prize pool.")
     event = serializers.IntegerField(
-        required=False, allow_null=True,
+        required=False, allow_null=True, min_value=1, max_value=2**31 - 1,
         help_text="Create a division of this event (a draft to check-in event you direct).")
     eligibility = serializers.ChoiceField(choices=Eligibility.values, required=False,
                                           default=Eligibility.OPEN,
                                           help_text="A division's: who plays in it.")
-    min_rating = serializers.FloatField(required=False, allow_null=True, min_value=0)
+    min_rating = serializers.FloatField(required=False, allow_null=True, min_value=0,
+                                        max_value=5000)
     max_rating = serializers.FloatField(required=False, allow_null=True, min_value=0,
+                                        max_value=5000,
                                         help_text="Below this rating (exclusive).")
     division_order = serializers.IntegerField(required=False, default=0, min_value=0,
                                               max_value=1000)

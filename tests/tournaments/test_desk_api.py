@@ -404,6 +404,10 @@ def test_a_director_creates_an_event_s_divisions_and_its_money_over_the_api(
     assert create(400, event=event, payout_table="30/70")["error"] == "bad_request"
     assert create(400, event=division["id"])["error"] == "bad_request"
     assert create(400, event=999999)["error"] == "bad_request"
+    create(400, event=2**40)
+    create(400, event=event, eligibility="rating", max_rating="NaN")
+    create(400, event=event, eligibility="rating", min_rating=-1)
+    create(400, event=event, eligibility="nobody")
     other = User.objects.create_user("other-director", is_staff=True)
     other.user_permissions.add(*Permission.objects.filter(
         codename__in=["add_tournament"]))
