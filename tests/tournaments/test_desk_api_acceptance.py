@@ -202,10 +202,26 @@ def test_a_32_player_divided_swiss_cut_event_runs_over_the_api_alone(
 
     # -- Both divisions play out: four Swiss rounds, then the top-8 knockout. ----------------
     for division in (top, low):
+        swiss: list[dict[str, Any]] = []
         for _ in range(20):
+            knockout = [p for p in boss.pairings(division) if p["bracket"] == "knockout"]
+            if knockout and not swiss:
+                # Just drawn: the knockout's players (none has got further) in Swiss order,
+                # then the rest in Swiss order.
+                assert not any(p["winner"] for p in knockout)
+                swiss = boss.get(f"{division}/standings/")
             if boss.get(f"{division}/")["status"] == "finished" or not enter_round(ref,
                                                                                     division):
                 break
+        # The cut, recomputed: the top 8 of the final Swiss standings still in the event,
+        # 1st v 8th, 2nd v 7th, ... (the disqualified and the withdrawn do not make it).
+        active = [line for line in swiss if line["status"] == "active"]
+        cut = [line["id"] for line in active[:8]]
+        wins = [line["wins"] for line in active]
+        assert wins[:8] == sorted(wins[:8], reverse=True) and min(wins[:8]) >= max(wins[8:])
+        drawn = {frozenset((p["a"]["entry"], p["b"]["entry"])) for p in boss.pairings(division)
+                 if p["bracket"] == "knockout" and p["round"] == 1}
+        assert drawn == {frozenset((cut[i], cut[7 - i])) for i in range(4)}
         assert boss.get(f"{division}/")["status"] == "finished", division
         knockout = [p for p in boss.pairings(division) if p["bracket"] == "knockout"]
         assert len(knockout) == 7
