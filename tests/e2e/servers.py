@@ -53,10 +53,15 @@ class WebServer:
         stop_process(self.process, timeout=10)
 
 
+#: The Procfile's daphne options: a test's server takes handshakes as production does (daphne's
+#: own 5 s default drops them when a loaded test machine admits a burst of sockets).
+PROCFILE_DAPHNE_ARGS = ("--websocket_connect_timeout", "30")
+
+
 def start_web_server(env: dict[str, str], *, name: str = "web", timeout: float = 30.0,
-                     daphne_args: tuple[str, ...] = ()) -> WebServer:
+                     daphne_args: tuple[str, ...] = PROCFILE_DAPHNE_ARGS) -> WebServer:
     """Start daphne with ``env`` on a free port; return once it answers HTTP. ``daphne_args``
-    go to daphne's command line (e.g. the Procfile's ``--websocket_connect_timeout 30``)."""
+    go to daphne's command line (by default the Procfile's)."""
     port = free_port()
     ARTIFACTS_DIR.mkdir(exist_ok=True)
     log_path = ARTIFACTS_DIR / f"daphne-{name}-{port}.log"
@@ -86,7 +91,7 @@ def start_web_server(env: dict[str, str], *, name: str = "web", timeout: float =
 
 @contextmanager
 def web_servers(env: dict[str, str], *names: str,
-                daphne_args: tuple[str, ...] = ()) -> Iterator[list[WebServer]]:
+                daphne_args: tuple[str, ...] = PROCFILE_DAPHNE_ARGS) -> Iterator[list[WebServer]]:
     """Start one daphne per name with ``env`` (sharing its database and Redis); stop them
     all on the way out, whatever happened."""
     with ExitStack() as stack:
