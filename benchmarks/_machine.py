@@ -5,21 +5,12 @@ calibration of its speed. Used by ``live_load.py`` and ``action_cost.py``."""
 from __future__ import annotations
 
 import os
+import sys
 import time
 from pathlib import Path
 
-
-def cpu_ticks_of(pids: list[int]) -> float:
-    """CPU seconds (user + system) used so far by the processes ``pids``."""
-    ticks = os.sysconf("SC_CLK_TCK")
-    total = 0.0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += (int(fields[11]) + int(fields[12])) / ticks
-    return total
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from deploy.observe import cpu_seconds as cpu_ticks_of  # noqa: E402
 
 
 def pids_named(*names: str) -> list[int]:

@@ -190,10 +190,12 @@ from typing import Any
 from urllib.parse import urlparse
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _live_metrics import report as report_metrics  # noqa: E402
-from _live_metrics import scrape  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from _live_report import Scenario, judge, report  # noqa: E402
 from _machine import ProcessCPU, calibration_ms, cpu_ticks_of, load_note, machine_busy  # noqa: E402
+
+from deploy.observe import report as report_metrics  # noqa: E402
+from deploy.observe import scrape  # noqa: E402
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/tavla_bench"
@@ -496,7 +498,7 @@ def main() -> None:
             run = run_scenario(args, scenario, servers)
             figures.append(report(run))
             metrics_before, metrics_after = run["metrics"]
-            report_metrics(metrics_before, metrics_after, run["elapsed"])
+            print("\n".join(report_metrics(metrics_before, metrics_after, run["elapsed"])))
         judge(figures)
     finally:
         servers.stop()

@@ -54,6 +54,12 @@ HTTP_RESPONSES = Counter("tavla_http_responses_total", "HTTP responses, by statu
 ERRORS = Counter(
     "tavla_errors_total", "Errors: unhandled in a request (http) or a socket (socket), Redis "
     "unreachable for the socket limits (limits).", ["where"])
+# Every known label shown from the start, at 0: a rate() over a counter that appears only at
+# its first error misses that error, and an operator's "no errors" should read 0, not absent.
+for _reason in ("penalised", "too_fast", "too_many"):
+    SOCKETS_REFUSED.labels(reason=_reason)
+for _where in ("http", "socket", "limits", "metrics"):
+    ERRORS.labels(where=_where)
 
 
 @contextmanager

@@ -17,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,6 +50,10 @@ def pytest_configure(config: pytest.Config) -> None:
 
     from tavla.embedded_redis import embedded_redis_port, ensure_embedded_redis, ping
 
+    # The cache (throttles, rate limits) may live in a Redis that earlier runs used: this
+    # session's keys are its own, so a count an earlier run left within the hour cannot
+    # refuse this run's requests (the second `make test` in a row against one Redis).
+    settings.CACHES["default"]["KEY_PREFIX"] = f"tavla-test-{uuid.uuid4().hex[:12]}"
     if settings.REDIS_IS_EMBEDDED:
         port = embedded_redis_port()
         if not ping(port):

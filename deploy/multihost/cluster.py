@@ -87,6 +87,8 @@ class Cluster:
             "ALLOWED_HOSTS": f"{SITE_HOST},tavla-web1,tavla-web2",
             "CSRF_TRUSTED_ORIGINS": f"https://{SITE_HOST}",
             "TAVLA_TRUSTED_PROXIES": proxy_address,
+            # The operator's scrapes (docs/operations.md): each web host directly, with a token.
+            "TAVLA_METRICS_TOKEN": secrets.token_urlsafe(24),
             # Every bot plays from the client host's one address, a tournament hall behind
             # one NAT: the per-address socket limits are for strangers, not for this hall.
             "TAVLA_SOCKETS_PER_ADDRESS": "100000",

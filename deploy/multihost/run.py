@@ -23,8 +23,11 @@ lengths and the measured window:
 5. The data host's cable is pulled for ``--cut`` seconds; then every table must play again.
 6. The bots stop; nothing acknowledged is lost (every version a board was shown, and every
    action a player saw applied, is in the database) and every match's log verifies.
-7. ``/metrics`` of each web host is read when the build has one (``TAVLA_METRICS_TOKEN`` is
-   sent as a bearer token when set).
+7. ``/metrics`` of each web host, scraped directly with the run's token as Prometheus would
+   (docs/operations.md), around the measured window, after the worker host's return and at
+   the end: it must carry every figure the operator relies on (actions and their latency,
+   open sockets, pushes, flag lateness, queue depths, the database pools, errors), and
+   the figures are printed with the rest.
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ from typing import IO, Any
 
 from deploy.multihost.cluster import BASE_DIR, WEB_PORT, Cluster, StartError, wait_for
 from deploy.multihost.network import SITE_HOST, Network
+from deploy.observe import Scrape, cpu_seconds, missing_families, report, scrape, total
 
 RECONNECT_TARGET = 10.0
 FLAG_TARGET = 5.0
@@ -256,18 +260,6 @@ def servers_are(states: dict[str, str]) -> bool:
                for name, state in states.items())
 
 
-def cpu_seconds(pids: list[int]) -> float:
-    ticks = os.sysconf("SC_CLK_TCK")
-    total = 0.0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += (int(fields[11]) + int(fields[12])) / ticks
-    return total
-
-
 def rss_mb(pids: list[int]) -> float:
     """The resident memory of ``pids`` together, in MB."""
     total = 0
@@ -282,23 +274,31 @@ def rss_mb(pids: list[int]) -> float:
     return total / 1024
 
 
-def read_metrics(host: str) -> str:
-    """The first lines of ``/metrics`` of a web host, or why there are none (the hook for
-    the Prometheus endpoint, when the build has one)."""
-    request = urllib.request.Request(f"http://{host}:{WEB_PORT}/metrics", headers={
-        "Host": host, "X-Forwarded-Proto": "https"})
-    token = os.environ.get("TAVLA_METRICS_TOKEN")
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    try:
-        with urllib.request.urlopen(request, timeout=5) as answer:
-            text = answer.read().decode(errors="replace")
-    except urllib.error.HTTPError as error:
-        return f"no /metrics here ({error.code})"
-    except OSError as error:
-        return f"no /metrics here ({error})"
-    lines = [line for line in text.splitlines() if line.startswith("tavla_")]
-    return f"{len(lines)} tavla_ samples, e.g.\n      " + "\n      ".join(lines[:12])
+def read_metrics(cluster: Cluster) -> Scrape:
+    """Both web hosts' ``/metrics``, reached directly by address (never through the proxy,
+    which would answer from either), as the operator's Prometheus scrapes them."""
+    return scrape([f"http://tavla-{web}:{WEB_PORT}/metrics" for web in ("web1", "web2")],
+                  cluster.env["TAVLA_METRICS_TOKEN"], headers={"X-Forwarded-Proto": "https"})
+
+
+def log_ids(logs: Path) -> tuple[int, int, int]:
+    """The web and worker hosts' log lines in JSON (``TAVLA_LOG_FORMAT=json`` of
+    deploy/tavla.env): how many, how many carry a ``request_id``, how many a ``match_id``."""
+    lines = with_request = with_match = 0
+    for path in logs.glob("*.log"):
+        if not path.name.startswith(("web", "worker")):
+            continue
+        for raw in path.read_text(errors="replace").splitlines():
+            try:
+                record = json.loads(raw)
+            except ValueError:
+                continue  # a program's own output (daphne's start, a crash's trace)
+            if not isinstance(record, dict) or "logger" not in record:
+                continue
+            lines += 1
+            with_request += record.get("request_id") is not None
+            with_match += record.get("match_id") is not None
+    return lines, with_request, with_match
 
 
 def fmt(values: list[float]) -> str:
@@ -416,9 +416,11 @@ def inner(args: argparse.Namespace) -> int:
         # -- steady play, measured -------------------------------------------------------
         pids = {name: host.pids() for name, host in hosts.items() if name != "client"}
         cpu_before = {name: cpu_seconds(p) for name, p in pids.items()}
+        metrics_before = read_metrics(cluster)
         window_from = time.time()
         time.sleep(args.steady)  # the measured window
         window = time.time() - window_from
+        metrics_after = read_metrics(cluster)
         actions = monitor.acks_since(window_from)
         cpu = {name: cpu_seconds(p) - cpu_before[name] for name, p in pids.items()}
         sessions = {name: row.get("scur", "?") for name, row in haproxy_servers().items()}
@@ -429,6 +431,15 @@ def inner(args: argparse.Namespace) -> int:
                        f"over {window:.0f} s; boards per web host {sessions}; CPU per "
                        f"action: {per_action}; resident memory: {memory}")
         say(figures[-1])
+        figures.extend(report(metrics_before, metrics_after, window))
+        for line in figures[-2:]:
+            say(line)
+        lacking = missing_families(metrics_after)
+        if metrics_after.failures or lacking:
+            failures.append("/metrics without its figures: "
+                            + "; ".join([*metrics_after.failures, *lacking]))
+        if not total(metrics_after.samples, "tavla_open_sockets"):
+            failures.append(f"/metrics counts no open socket while {boards} boards play")
 
         # -- a web host dies ----------------------------------------------------------------
         victim = hosts["web1"]
@@ -481,6 +492,8 @@ def inner(args: argparse.Namespace) -> int:
         overdue = dict(Match.objects.filter(status=MatchStatus.PLAYING, deadline__lt=now,
                                             table_id__in=table_ids)
                        .values_list("pk", "deadline"))
+        flags_counted = total(read_metrics(cluster).samples,
+                              "tavla_flag_lateness_seconds_count")
         worker.signal_all(signal.SIGCONT)
         t_back = time.time()
 
@@ -498,6 +511,13 @@ def inner(args: argparse.Namespace) -> int:
                        f"overdue at its return fell {fmt(late)} after it (target "
                        f"{FLAG_TARGET:.0f} s: {'met' if met else 'MISSED'})")
         say(figures[-1])
+        counted = total(read_metrics(cluster).samples,
+                        "tavla_flag_lateness_seconds_count") - flags_counted
+        figures.append(f"/metrics: {counted:.0f} flags counted in tavla_flag_lateness_seconds "
+                       f"since the worker host's return ({len(overdue)} overdue)")
+        say(figures[-1])
+        if counted < len(overdue):
+            failures.append("/metrics missed flags that fell")
         if not late:
             failures.append("no overdue flag")
         elif not met:
@@ -547,8 +567,12 @@ def inner(args: argparse.Namespace) -> int:
         failures.append("acknowledged actions lost")
     if bad:
         failures.append(f"{len(bad)} matches do not verify: {bad[0].detail}")
-    for web in ("web1", "web2"):
-        say(f"metrics of tavla-{web}: {read_metrics(f'tavla-{web}')}")
+    logged, with_request, with_match = log_ids(cluster.logs)
+    figures.append(f"JSON logs of the web and worker hosts: {logged} lines, {with_request} "
+                   f"with a request_id, {with_match} with a match_id")
+    say(figures[-1])
+    if not with_request or not with_match:
+        failures.append("the JSON logs do not carry the request and match ids")
     load_after = os.getloadavg()
     print("\n== make multihost figures")
     for line in figures:

@@ -84,6 +84,9 @@ def flag_if_expired(*, match_id: int, now: datetime | None = None,
             flagged = (services.deadline_passed(change.match, change.now)
                        and services.flag_change(change))
             flagged_at = change.now
+            if flagged:  # inside the door: the line carries the match's id (tavla.logs)
+                logger.info("flag fell %.2f s after the deadline",
+                            (flagged_at - deadline).total_seconds())
     except ServiceError as error:
         if error.code in ("match_busy", "match_over", "not_found"):
             return False  # another holds it (it decides), or it ended meanwhile

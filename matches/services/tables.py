@@ -89,8 +89,17 @@ def table_create(*, name: str, creator: Player | None = None, clock_preset: str 
     length = rules.get("match_length")
     if length is not None and not (isinstance(length, int) and 1 <= length <= 99):
         raise ServiceError("invalid_option", "A match is played to 1 to 99 points.")
-    if creator is not None:
-        check_table_quota(creator)
+    with transaction.atomic():
+        if creator is not None:
+            # The creator's row locked first: two creations of one account at the same moment
+            # are counted one after the other, never both against the same count.
+            Player.objects.select_for_update().filter(pk=creator.pk).first()
+            check_table_quota(creator)
+        return _table_saved(name, creator, reserve_for, rules)
+
+
+def _table_saved(name: str, creator: Player | None, reserve_for: Player | None,
+                 rules: dict[str, Any]) -> Table:
     table = Table(name=name[:80], created_by=creator, **rules)
     if reserve_for is not None:
         if creator is None or reserve_for.pk == creator.pk:

@@ -4,13 +4,12 @@ clear error and changes nothing; two requests at the same moment cannot both pas
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection, connections
+from django.db import connection
 from django.test import Client
 from rest_framework.test import APIClient
 
@@ -18,6 +17,7 @@ from matches import services
 from matches.errors import ServiceError
 from matches.gnubg.bots import bot_matches_playing, bot_table_create
 from matches.models import Event, Match, MatchStatus, Player, Table
+from tests.at_once import at_once
 from tests.matches.test_api import assert_error, token_client
 
 URL = "/api/bot-matches/"
@@ -178,24 +178,7 @@ def test_two_starts_at_the_same_moment_cannot_both_pass_the_bound(
     assert connection.vendor in ("postgresql", "sqlite")
     settings.TAVLA_BOT_MATCHES_PER_PLAYER = 1
     human = make_player("racer")
-    barrier = threading.Barrier(4)
-    results: list[Any] = [None] * 4
-
-    def start(index: int) -> None:
-        try:
-            barrier.wait(timeout=10)
-            results[index] = bot_table_create(human=human, strength="beginner")
-        except Exception as error:  # noqa: BLE001 - reported by the assertions
-            results[index] = error
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=start, args=(i,)) for i in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert not any(thread.is_alive() for thread in threads)
+    results = at_once(lambda: bot_table_create(human=human, strength="beginner"), 4)
     started = [r for r in results if isinstance(r, Table)]
     refused = [r for r in results if isinstance(r, ServiceError)]
     assert len(started) == 1 and len(refused) == 3, results

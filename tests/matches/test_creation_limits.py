@@ -16,6 +16,7 @@ from django.utils import timezone
 from matches import services
 from matches.errors import ServiceError
 from matches.models import Player, Table
+from tests.at_once import at_once
 
 pytestmark = pytest.mark.django_db
 
@@ -43,6 +44,22 @@ def test_an_account_creates_at_most_its_tables_of_the_hour(
     # An hour later the account may create again.
     Table.objects.filter(created_by=alice).update(created_at=timezone.now() - timedelta(hours=2))
     services.table_create(name="Later", creator=alice)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_creations_at_the_same_moment_cannot_both_pass_the_bound(
+        make_player: Callable[..., Player], settings: Any) -> None:
+    """Real threads with their own connections: the creator's row lock (PostgreSQL) or
+    SQLite's one writer serialises them. Four creations, room for one: exactly one passes."""
+    settings.TAVLA_TABLES_PER_HOUR = 2
+    alice = make_player()
+    services.table_create(name="One", creator=alice)
+    results = at_once(lambda: services.table_create(name="Race", creator=alice), 4)
+    created = [r for r in results if isinstance(r, Table)]
+    refused = [r for r in results if isinstance(r, ServiceError)]
+    assert len(created) == 1 and len(refused) == 3, results
+    assert {error.code for error in refused} == {"too_many_tables"}
+    assert Table.objects.filter(created_by=alice).count() == 2
 
 
 def test_rest_and_the_lobby_give_the_same_refusal(
