@@ -199,10 +199,11 @@ function hidePanel() {
 }
 
 // -- rematch: both players of a finished match agree, and the next one starts at once ------------
+// Never offered at a table that has none (a tournament pairing's: data-rematch="0").
 
 function rematchLines(offers) {
   const me = state.your_seat;
-  if (me === null || me === undefined) return [];
+  if (me === null || me === undefined || page.dataset.rematch !== '1') return [];
   const them = state.players[1 - me].name;
   if (offers.includes(me)) return [['p', fmt('rematch_asked', { name: them }), 'rematch-note']];
   if (offers.includes(1 - me)) return [['p', fmt('rematch_offered', { name: them }), 'rematch-note']];
@@ -211,7 +212,7 @@ function rematchLines(offers) {
 
 function rematchButtons(offers) {
   const me = state.your_seat;
-  if (me === null || me === undefined) return [];
+  if (me === null || me === undefined || page.dataset.rematch !== '1') return [];
   const ask = (accept) => () => send({ type: accept ? 'rematch' : 'rematch_decline', match_id: state.match_id });
   const button = (label, cls, accept) => {
     const b = html('button', { type: 'button', class: cls, text: t(label), 'data-act': `rematch-${accept ? 'yes' : 'no'}` });
