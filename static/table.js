@@ -257,7 +257,20 @@ function renderPanels(first) {
   }
 }
 
+/** A private table's invitation link (its creator's): above the board while the table waits
+ * for a player, in the side column once both seats are taken or a match began here, so that
+ * the board, the turn row and its buttons fit the window (a bot table is full at once). */
+function placeInvitation() {
+  const form = page.querySelector('form.invitation');
+  if (!form) return;
+  const away = hasMatch() || state.table.seats.every(Boolean);
+  const side = page.querySelector('.side');
+  if (away && form.parentElement !== side) side.append(form);
+  else if (!away && form.parentElement === side) page.querySelector('.play-area').before(form);
+}
+
 function renderAround(first = false) {
+  placeInvitation();
   renderPlayer($('player-top'), state, words, 1 - bottomSeat(), page.dataset.playerUrl);
   renderPlayer($('player-bottom'), state, words, bottomSeat(), page.dataset.playerUrl);
   renderSeats($('seats'), state, words, {
