@@ -96,8 +96,9 @@ def _started_tournament(director_name: str, names: tuple[str, str]) -> int:
 
 
 PAGE_WIDTH = "document.documentElement.scrollWidth"
-# The language menu's right edge (left in right-to-left): inside the screen, never cut off.
-MENU_EDGE = "document.querySelector('header.site select[name=language]').getBoundingClientRect().right"
+# The language menu's right edge (these pages are left to right): inside the screen, not cut off.
+MENU_EDGE = ("document.querySelector('header.site select[name=language]')"
+             ".getBoundingClientRect().right")
 
 
 def test_no_page_is_wider_than_a_360_px_screen(live_server_process: WebServer, browser: Any,
@@ -127,7 +128,8 @@ def test_no_page_is_wider_than_a_360_px_screen(live_server_process: WebServer, b
         width, menu = page.evaluate(PAGE_WIDTH), page.evaluate(MENU_EDGE)
         if width > 360 or menu > 360:
             wide[path] = (width, menu)
-            page.screenshot(path=str(artifacts / f"e2e-360-{path.strip('/').replace('/', '-')}.png"))
+            name = path.strip("/").replace("/", "-")
+            page.screenshot(path=str(artifacts / f"e2e-360-{name}.png"))
     # and a board being played, with its buttons
     page.goto(f"{server.url}/tables/{bot_table}/")
     page.wait_for_selector("#table-page[data-phase='move']", state="attached")
