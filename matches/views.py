@@ -31,6 +31,7 @@ from matches.players import profiles
 from matches.players.rating_graph import rating_graph_svg
 from matches.review import can_review, review_data
 from matches.selectors import lobby_tables, table_state
+from matches.services.rematch import rematch_refusal
 from matches.ui_strings import board_strings, lobby_strings, review_strings
 
 
@@ -97,6 +98,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         "strings": board_strings(),
         "viewer": viewer,
         "invitation": invitation,
+        "rematch": rematch_refusal(table) is None,
         "hint_match": hints_offered(table, viewer),
         "hint_strings": analysis_strings(),
     })

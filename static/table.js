@@ -199,10 +199,11 @@ function hidePanel() {
 }
 
 // -- rematch: both players of a finished match agree, and the next one starts at once ------------
+// Never offered at a table that has none (a tournament pairing's: data-rematch="0").
 
 function rematchLines(offers) {
   const me = state.your_seat;
-  if (me === null || me === undefined) return [];
+  if (me === null || me === undefined || page.dataset.rematch !== '1') return [];
   const them = state.players[1 - me].name;
   if (offers.includes(me)) return [['p', fmt('rematch_asked', { name: them }), 'rematch-note']];
   if (offers.includes(1 - me)) return [['p', fmt('rematch_offered', { name: them }), 'rematch-note']];
@@ -211,7 +212,7 @@ function rematchLines(offers) {
 
 function rematchButtons(offers) {
   const me = state.your_seat;
-  if (me === null || me === undefined) return [];
+  if (me === null || me === undefined || page.dataset.rematch !== '1') return [];
   const ask = (accept) => () => send({ type: accept ? 'rematch' : 'rematch_decline', match_id: state.match_id });
   const button = (label, cls, accept) => {
     const b = html('button', { type: 'button', class: cls, text: t(label), 'data-act': `rematch-${accept ? 'yes' : 'no'}` });
@@ -256,7 +257,20 @@ function renderPanels(first) {
   }
 }
 
+/** A private table's invitation link (its creator's): above the board while the table waits
+ * for a player, in the side column once both seats are taken or a match began here, so that
+ * the board, the turn row and its buttons fit the window (a bot table is full at once). */
+function placeInvitation() {
+  const form = page.querySelector('form.invitation');
+  if (!form) return;
+  const away = hasMatch() || state.table.seats.every(Boolean);
+  const side = page.querySelector('.side');
+  if (away && form.parentElement !== side) side.append(form);
+  else if (!away && form.parentElement === side) page.querySelector('.play-area').before(form);
+}
+
 function renderAround(first = false) {
+  placeInvitation();
   renderPlayer($('player-top'), state, words, 1 - bottomSeat(), page.dataset.playerUrl);
   renderPlayer($('player-bottom'), state, words, bottomSeat(), page.dataset.playerUrl);
   renderSeats($('seats'), state, words, {

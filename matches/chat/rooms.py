@@ -2,7 +2,10 @@
 
 Rooms (lichess's habit): the **players' room** is read by the two players of the table alone;
 the **spectators' room** by everybody else at the board — and by the players too once no match
-is being played there, never during play, so nobody at the board can coach a player.
+is being played there, never during play, so nobody at the board can coach a player. The
+players of the table's last match keep their room once it is over and into a rematch, until
+somebody else takes a seat there (:func:`in_players_room`). Whoever may watch the table writes
+(a private table's invited spectators too, by the invitation their board came with).
 
 Every message is plain text (the boards render it with ``textContent``; the server never
 parses or trusts markup), at most ``MAX_LENGTH`` characters, and a member may send at most
@@ -55,12 +58,23 @@ def playing_match(table: Table) -> Match | None:
     return table.matches.filter(status=MatchStatus.PLAYING).order_by("-pk").first()
 
 
+def in_players_room(table: Table, player: Player) -> bool:
+    """Whether ``player`` reads and writes the table's players' room: they sit or play
+    there, or they played its last match and nobody else has sat down since (so the two
+    keep their room after the match, and into the rematch)."""
+    if access.plays_at(table, player):
+        return True
+    last = table.matches.order_by("-pk").values_list("player0_id", "player1_id").first()
+    return (last is not None and player.pk in last
+            and all(seat is None or seat in last for seat in (table.seat0_id, table.seat1_id)))
+
+
 def reader_for(table: Table, player: Player | None) -> Reader:
     if player is None:
         return Reader(None, False, frozenset())
     blocked = frozenset(ChatBlock.objects.filter(blocker=player)
                         .values_list("blocked_id", flat=True))
-    return Reader(player.pk, access.plays_at(table, player), blocked)
+    return Reader(player.pk, in_players_room(table, player), blocked)
 
 
 def may_read(reader: Reader, room: str, *, match_in_progress: bool) -> bool:
@@ -103,8 +117,10 @@ def _history(table: Table, reader: Reader) -> list[dict[str, Any]]:
 
 
 @transaction.atomic
-def chat_post(*, table_id: int, player: Player | None, text: Any) -> ChatMessage:
-    """Post ``text`` to the room the author belongs in; every board that may read it gets it."""
+def chat_post(*, table_id: int, player: Player | None, text: Any,
+              invite: str | None = None) -> ChatMessage:
+    """Post ``text`` to the room the author belongs in; every board that may read it gets it.
+    ``invite``: the private table's invitation the author's board came with, if any."""
     if player is None:
         raise ServiceError("not_authenticated", "Log in to chat.")
     if not isinstance(text, str) or not text.strip():
@@ -114,7 +130,7 @@ def chat_post(*, table_id: int, player: Player | None, text: Any) -> ChatMessage
         raise ServiceError("message_too_long",
                            f"A chat message has at most {MAX_LENGTH} characters.")
     table = Table.objects.get(pk=table_id)
-    if not access.may_watch(table, player):
+    if not access.may_watch(table, player, invite):
         raise ServiceError("forbidden", "This table is private.")
     since = timezone.now() - timedelta(seconds=RATE_SECONDS)
     # Lock the author's row so two sockets of one member cannot both squeeze under the limit.
@@ -123,7 +139,7 @@ def chat_post(*, table_id: int, player: Player | None, text: Any) -> ChatMessage
         raise ServiceError("rate_limited",
                            f"At most {RATE_MESSAGES} chat messages in {RATE_SECONDS} seconds.")
     match = playing_match(table)
-    room = ChatRoom.PLAYERS if access.plays_at(table, player) else ChatRoom.SPECTATORS
+    room = ChatRoom.PLAYERS if in_players_room(table, player) else ChatRoom.SPECTATORS
     message = ChatMessage.objects.create(table=table, match=match, author=player, room=room,
                                          text=text)
     broadcast.broadcast_on_commit(broadcast.table_group(table.pk), {
@@ -148,7 +164,8 @@ def chat_block(*, player: Player | None, blocked_id: Any, block: bool = True) ->
         ChatBlock.objects.filter(blocker=player, blocked_id=blocked_id).delete()
 
 
-def chat_report(*, player: Player | None, message_id: Any, reason: Any = "") -> ChatReport:
+def chat_report(*, player: Player | None, message_id: Any, reason: Any = "",
+                invite: str | None = None) -> ChatReport:
     if player is None:
         raise ServiceError("not_authenticated", "Log in to report a message.")
     if isinstance(message_id, bool) or not isinstance(message_id, int):
@@ -157,7 +174,7 @@ def chat_report(*, player: Player | None, message_id: Any, reason: Any = "") -> 
         raise ServiceError("bad_request", "reason is text.")
     message = ChatMessage.objects.filter(pk=message_id, deleted_at__isnull=True).first()
     table = message.table if message is not None else None
-    if message is None or table is None or not access.may_watch(table, player):
+    if message is None or table is None or not access.may_watch(table, player, invite):
         raise ServiceError("not_found", "No such message.")
     report, _created = ChatReport.objects.get_or_create(
         message=message, reporter=player, defaults={"reason": reason.strip()[:MAX_LENGTH]})

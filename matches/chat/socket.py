@@ -21,6 +21,7 @@ COMMANDS = ("chat", "chat_block", "chat_unblock", "chat_report")
 class ChatSocketMixin:
     table_id: int
     player: Player | None
+    invite: str | None  # the private table's invitation this board came with
     chat_reader: chat.Reader | None = None
 
     if TYPE_CHECKING:  # provided by the consumer this is mixed into
@@ -40,7 +41,8 @@ class ChatSocketMixin:
     async def chat_command(self, kind: str, content: dict[str, Any]) -> None:
         if kind == "chat":
             await db(chat.chat_post)(
-                table_id=self.table_id, player=self.player, text=content.get("text"))
+                table_id=self.table_id, player=self.player, text=content.get("text"),
+                invite=self.invite)
         elif kind in ("chat_block", "chat_unblock"):
             await db(chat.chat_block)(
                 player=self.player, blocked_id=content.get("player_id"),
@@ -49,7 +51,7 @@ class ChatSocketMixin:
         elif kind == "chat_report":
             report = await db(chat.chat_report)(
                 player=self.player, message_id=content.get("message_id"),
-                reason=content.get("reason", ""))
+                reason=content.get("reason", ""), invite=self.invite)
             await self.send_json({"type": "chat_reported", "message_id": report.message_id})
 
     # -- group messages ---------------------------------------------------------------------

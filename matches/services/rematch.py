@@ -15,6 +15,15 @@ from matches.models import Match, Player, Table
 from matches.signals import rematch_requested
 
 
+def rematch_refusal(table: Table) -> str | None:
+    """Why no match at ``table`` ever has a rematch (a tournament pairing's table), or None.
+    The board asks too, so that it never offers what :func:`match_rematch` refuses."""
+    for _receiver, reason in rematch_requested.send(sender=Table, table=table):
+        if reason:
+            return str(reason)
+    return None
+
+
 def match_rematch(*, match_id: int, player: Player | None, accept: bool = True) -> Match:
     """Ask for (or accept) a rematch of the finished ``match_id``; returns the new match
     when both players agreed, else the finished match with the offers updated (a change of
@@ -34,9 +43,9 @@ def match_rematch(*, match_id: int, player: Player | None, accept: bool = True) 
         if newer or table.seat0_id not in (None, match.player0_id) \
                 or table.seat1_id not in (None, match.player1_id):
             raise ServiceError("rematch_unavailable", "The table has moved on since this match.")
-        for _receiver, reason in rematch_requested.send(sender=Table, table=table):
-            if reason:
-                raise ServiceError("rematch_unavailable", str(reason))
+        reason = rematch_refusal(table)
+        if reason is not None:
+            raise ServiceError("rematch_unavailable", reason)
         offers = sorted({*match.rematch_offers, seat}) if accept else []
         if offers != [0, 1]:
             if offers != match.rematch_offers:

@@ -11,9 +11,11 @@ from asgiref.sync import sync_to_async
 from django.contrib.auth.models import Group, Permission, User
 from django.test import Client
 
+from matches import services
 from matches.chat import rooms as chat
 from matches.errors import ServiceError
-from matches.models import ChatMessage, ChatModeration, ChatReport, Match, Player
+from matches.models import ChatMessage, ChatModeration, ChatReport, Match, Player, Table
+from matches.services.rematch import match_rematch
 from tests.matches.conftest import act
 from tests.matches.test_consumer import (  # noqa: F401 - the autouse fixture closes connections
     _close_consumer_connections,
@@ -179,3 +181,53 @@ async def test_a_removal_leaves_every_board(match: Match, spectator: Player) -> 
         await sync_to_async(chat.chat_remove)(message_id=message_id, referee=referee,
                                               reason="spam")
         assert (await receive(watcher, "chat_removed"))["message_id"] == message_id
+
+
+async def test_an_invited_spectator_of_a_private_table_chats(
+        start_match: Callable[..., Match], spectator: Player) -> None:
+    match = await sync_to_async(start_match)(dice=[[3, 1]], match_length=1, is_public=False)
+    token = await sync_to_async(lambda: Table.objects.get(pk=match.table_id).invite_token)()
+    path = f"/ws/tables/{match.table_id}/?invite={token}"
+    async with board(match.table_id, spectator, path=path) as watcher:
+        await receive(watcher, "chat_history")
+        await watcher.send_json_to({"type": "chat", "text": "nice table", "ref": "chat"})
+        got = (await receive(watcher, "chat"))["message"]
+        assert (got["text"], got["room"]) == ("nice table", "spectators")
+        await watcher.send_json_to({"type": "chat_report", "message_id": got["id"]})
+        assert (await receive(watcher, "chat_reported"))["message_id"] == got["id"]
+    # Without the invitation, the table stays closed to the stranger's words.
+    with pytest.raises(ServiceError) as refused:
+        await sync_to_async(chat.chat_post)(table_id=match.table_id, player=spectator,
+                                            text="let me in")
+    assert refused.value.code == "forbidden"
+
+
+async def test_the_players_keep_their_room_after_the_match_and_into_the_rematch(
+        match: Match, spectator: Player, make_player: Callable[..., Player]) -> None:
+    player0, player1 = match.player0, match.player1
+    await sync_to_async(chat.chat_post)(table_id=match.table_id, player=player0, text="gl")
+    await sync_to_async(act)(match, 1, "resign")
+    # Over: a board opened now still shows the players' room, and a player writes in it.
+    async with board(match.table_id, player1) as bob, \
+            board(match.table_id, spectator) as watcher:
+        assert [m["text"] for m in (await receive(bob, "chat_history"))["messages"]] == ["gl"]
+        await receive(watcher, "chat_history")
+        await bob.send_json_to({"type": "chat", "text": "gg"})
+        assert (await receive(bob, "chat"))["message"]["room"] == "players"
+        await no_chat(watcher)
+    await sync_to_async(match_rematch)(match_id=match.pk, player=player0)
+    rematch = await sync_to_async(match_rematch)(match_id=match.pk, player=player1)
+    assert rematch.pk != match.pk
+    async with board(match.table_id, player0) as alice, board(match.table_id, player1) as bob:
+        history = (await receive(alice, "chat_history"))["messages"]
+        assert [(m["text"], m["room"]) for m in history] == [("gl", "players"),
+                                                             ("gg", "players")]
+        await receive(bob, "chat_history")
+        await alice.send_json_to({"type": "chat", "text": "again?"})
+        assert (await receive(bob, "chat"))["message"]["text"] == "again?"
+    # Once somebody else sits down there, the room is no longer theirs.
+    await sync_to_async(act)(rematch, 0, "resign")
+    newcomer = await sync_to_async(make_player)("newcomer")
+    await sync_to_async(services.table_sit)(table_id=match.table_id, player=newcomer)
+    history = await sync_to_async(chat.chat_history)(table_id=match.table_id, player=player0)
+    assert [m["room"] for m in history] == []

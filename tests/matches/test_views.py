@@ -127,7 +127,9 @@ def test_the_player_page_shows_rating_and_recent_matches(start_match: Callable[.
     act(match, 0, "resign")
     winner = Player.objects.get(pk=match.player1_id)
     html = client.get(f"/players/{winner.pk}/").content.decode()
-    assert "1510.00" in html and match.player0.display_name in html and "+10.00" in html
+    # Whole-number ratings, a change to one decimal (issue 24: two decimals were noise).
+    assert '<dd class="rating">1510</dd>' in html and match.player0.display_name in html
+    assert "<td>+10.0</td>" in html
     me = logged_in(winner).get("/players/me/")
     assert me["Location"] == f"/players/{winner.pk}/"
 
