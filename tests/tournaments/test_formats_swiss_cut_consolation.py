@@ -7,9 +7,9 @@ import random
 
 import pytest
 
+from tests.tournaments.test_formats_swiss_cut import play_swiss
 from tournaments.formats import Bracket, PairingError, Result, TournamentState, get_format
 from tournaments.formats.simulation import play_out
-from tests.tournaments.test_formats_swiss_cut import play_swiss
 
 SEEDS = list(range(201, 217))  # sixteen players
 
