@@ -130,8 +130,8 @@ def money_summary(tournament: Tournament) -> dict[str, Any]:
 
 def side_pool_dict(side: SidePool) -> dict[str, Any]:
     """A side pool's settings and members, as the API shows it."""
-    return {"id": side.pk, "name": side.name, "fee": side.fee,
-            "return_percent": side.return_percent, "payout_table": side.payout_table,
+    return {"id": side.pk, "name": side.name, "fee": str(side.fee),
+            "return_percent": str(side.return_percent), "payout_table": side.payout_table,
             "entries": sorted(entry.pk for entry in side.entries.all())}
 
 
