@@ -215,7 +215,8 @@ def desk_page(request: HttpRequest, pk: int) -> HttpResponse:
             undo_form = _form(spec, choices, {"entry": undo["entry"]})
     # The money's actions go with the money, not on the toolbar.
     money_names = ("set_money", "add_side_pool")
-    money_forms = [_form(spec, choices, {}, values=_money_values(tournament)
+    money_forms = [_form(spec, choices, {}, label=_("Save") if spec.name == "set_money" else "",
+                         values=_money_values(tournament)
                          if spec.name == "set_money" else None)
                    for spec in by_target.get("tournament", []) if spec.name in money_names]
     side_pools = []
@@ -224,13 +225,14 @@ def desk_page(request: HttpRequest, pk: int) -> HttpResponse:
         side_pools.append({
             "pool": pool, **info,
             "forms": [_form(spec, choices, {"side_pool": pool.pk},
+                            label=_("Save") if spec.name == "edit_side_pool" else "",
                             values={"name": pool.name, "fee": pool.fee,
                                     "return_percent": pool.return_percent,
                                     "payout_table": pool.payout_table})
                       for spec in by_target.get("side_pool", []) if spec.applies(info)]})
     division_rows = [{"division": d, "eligibility": selectors.eligibility_text(d),
                       "anchor": f"#division-{d.pk}", "forms": [
-        _form(spec, choices, {"division": d.pk}, values=_division_values(d))
+        _form(spec, choices, {"division": d.pk}, label=_("Save"), values=_division_values(d))
         for spec in by_target.get("division", [])]} for d in divisions]
     see_money = permissions.can_see_money(request.user, tournament) and not divisions
     return render(request, "tournaments/desk.html", {
