@@ -337,6 +337,15 @@ def test_an_event_with_divisions_keeps_no_money_of_its_own(
         f"/api/tournaments/{event.pk}/actions/").json()}
     assert "edit_division" in offered
     assert not offered & {"set_money", "add_side_pool"}
+    described = {a["name"]: {f["name"]: f for f in a["fields"]} for a in api(director).get(
+        f"/api/tournaments/{event.pk}/actions/").json()}
+    eligibility = described["edit_division"]["eligibility"]
+    assert sorted(eligibility["choices"]) == sorted(Eligibility.values)
+    assert not described["edit_division"]["min_rating"]["required"]
+    money_fields = {f["name"]: f for f in next(a for a in api(director).get(
+        f"/api/tournaments/{top.pk}/actions/").json() if a["name"] == "set_money")["fields"]}
+    assert money_fields["entry_fee"]["type"] == "decimal"
+    assert money_fields["forfeit_prize_on_disqualification"]["type"] == "boolean"
     with pytest.raises(TournamentError) as error:
         services.tournament_set_money(tournament_id=event.pk, actor=director,
                                       entry_fee=Decimal(5))
