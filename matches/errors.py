@@ -131,6 +131,7 @@ ERROR_STATUS: Final[dict[str, int]] = {
     "not_registered": _CONFLICT,
     "not_running": _CONFLICT,
     "played_online": _CONFLICT,
+    "pool_not_empty": _CONFLICT,
     "registration_closed": _CONFLICT,
     "round_not_complete": _CONFLICT,
     "round_started": _CONFLICT,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from django.db.models import QuerySet
@@ -24,8 +25,9 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from matches.models import Player
-from tournaments import permissions, selectors, services
+from tournaments import permissions, selectors, services, treasury
 from tournaments.models import (
+    Eligibility,
     Entry,
     FormatName,
     Pairing,
@@ -129,6 +131,97 @@ class RatingInput(EntryReasonInput):
     rating = serializers.FloatField(min_value=0, max_value=5000, label=_("Rating"))
 
 
+def _amount(label: Any, *, percent: bool = False, **kwargs: Any) -> serializers.DecimalField:
+    if percent:
+        return serializers.DecimalField(max_digits=5, decimal_places=2, min_value=0,
+                                        max_value=100, label=label, **kwargs)
+    return serializers.DecimalField(max_digits=9, decimal_places=2, min_value=0, label=label,
+                                    **kwargs)
+
+
+def _optional(field: type[serializers.Field[Any, Any, Any, Any]], label: Any,
+              **kwargs: Any) -> Any:
+    """A field left out (or null) to keep the setting as it is."""
+    return field(required=False, allow_null=True, label=label, **kwargs)
+
+
+def _table_field(label: Any, **kwargs: Any) -> serializers.CharField:
+    return serializers.CharField(max_length=60, allow_blank=True, label=label,
+                                 help_text=_("A preset or percentages, e.g. 50/30/20; empty: "
+                                             "all to the winner."), **kwargs)
+
+
+class MoneyInput(serializers.Serializer[Any]):
+    """The money settings; each one left out (or null) stays as it is."""
+
+    entry_fee = _amount(_("Entry fee"), required=False, allow_null=True)
+    currency = serializers.CharField(max_length=8, required=False, allow_null=True,
+                                     allow_blank=True, label=_("Currency"))
+    return_percent = _amount(_("Return to players (%)"), percent=True, required=False,
+                             allow_null=True)
+    payout_table = _table_field(_("Payout table"), required=False, allow_null=True)
+    consolation_percent = _amount(_("Consolation flight's share (%)"), percent=True,
+                                  required=False, allow_null=True)
+    consolation_payout_table = _table_field(_("Consolation payout table"), required=False,
+                                            allow_null=True)
+    last_chance_percent = _amount(_("Last chance flight's share (%)"), percent=True,
+                                  required=False, allow_null=True)
+    last_chance_payout_table = _table_field(_("Last chance payout table"), required=False,
+                                            allow_null=True)
+    forfeit_prize_on_disqualification = serializers.BooleanField(
+        required=False, label=_("A disqualified player forfeits their place and prize"))
+    reason = reason_field(required=False)
+
+
+class SidePoolCreateInput(serializers.Serializer[Any]):
+    name = serializers.CharField(max_length=60, label=_("Name"))
+    fee = _amount(_("Fee"))
+    return_percent = _amount(_("Return to players (%)"), percent=True, default=Decimal(100))
+    payout_table = _table_field(_("Payout table"), default="100")
+    reason = reason_field(required=False)
+
+
+class SidePoolTarget(serializers.Serializer[Any]):
+    side_pool = serializers.IntegerField(min_value=1, label=_("Side pool"),
+                                         help_text=_("The side pool's id (see money/)."))
+
+
+class SidePoolEditInput(SidePoolTarget):
+    name = _optional(serializers.CharField, _("Name"), max_length=60)
+    fee = _amount(_("Fee"), required=False, allow_null=True)
+    return_percent = _amount(_("Return to players (%)"), percent=True, required=False,
+                             allow_null=True)
+    payout_table = _table_field(_("Payout table"), required=False, allow_null=True)
+    reason = reason_field(required=False)
+
+
+class SidePoolDeleteInput(SidePoolTarget):
+    reason = reason_field(required=False)
+
+
+class DivisionEditInput(serializers.Serializer[Any]):
+    """A division's settings; each one left out stays as it is, a limit set to null is
+    cleared."""
+
+    division = serializers.IntegerField(min_value=1, label=_("Division"),
+                                        help_text=_("The division's id (see divisions in "
+                                                    "GET <id>/)."))
+    name = _optional(serializers.CharField, _("Name"), max_length=120)
+    division_order = _optional(serializers.IntegerField, _("Order"), min_value=0,
+                               max_value=1000)
+    eligibility = _optional(serializers.ChoiceField, _("Eligibility"),
+                            choices=Eligibility.choices)
+    min_rating = _optional(serializers.FloatField, _("Minimum rating"), min_value=0,
+                           max_value=5000)
+    max_rating = _optional(serializers.FloatField, _("Maximum rating (exclusive)"),
+                           min_value=0, max_value=5000)
+    min_experience = _optional(serializers.IntegerField, _("Minimum experience"),
+                               min_value=0, max_value=2**31 - 1)
+    max_experience = _optional(serializers.IntegerField, _("Maximum experience (exclusive)"),
+                               min_value=0, max_value=2**31 - 1)
+    reason = reason_field(required=False)
+
+
 # -- the table -------------------------------------------------------------------------------
 
 
@@ -143,14 +236,15 @@ class DeskAction:
     # stages it is open in come from there), or DIRECTOR / REFEREE for a desk action whose
     # service has no rights of its own (a player's registration or check-in made for them).
     rights: str
-    target: str  # "tournament", "entry", "pairing" or "round"
+    # "tournament", "entry", "pairing", "round", "side_pool" or "division" (an event's)
+    target: str
     input: type[serializers.Serializer[Any]]
     run: Runner
     # What the desk checks beyond the rights table: the format, side pools, the stage of an
     # action the table does not list.
     offered: Callable[[Tournament], bool] = lambda t: True
-    # Whether it applies to one row: an entry (with the viewer's ``role``), a pairing or a
-    # round as the desk shows them.
+    # Whether it applies to one row: an entry (with the viewer's ``role``), a pairing, a
+    # round, a side pool (``members``: how many are in it) as the desk shows them.
     applies: Callable[[Any], bool] = lambda obj: True
     done: str | Promise = _("Done.")
     key: str = ""  # the access key of a tournament-wide action
@@ -257,6 +351,38 @@ def _side_pool(t: Tournament, actor: Any, d: dict[str, Any]) -> SidePool:
                                     enter=d["member"], actor=actor)
 
 
+def _given(d: dict[str, Any], *keep_null: str) -> dict[str, Any]:
+    """The settings the input gives: without the reason, and without those left null (but
+    for ``keep_null``, where null clears the setting)."""
+    return {k: v for k, v in d.items()
+            if k != "reason" and (v is not None or k in keep_null)}
+
+
+def _set_money(t: Tournament, actor: Any, d: dict[str, Any]) -> Tournament:
+    changes = _given(d)
+    if changes.get("currency") == "":
+        del changes["currency"]  # a blank currency keeps the one set
+    return services.tournament_set_money(tournament_id=t.pk, actor=actor,
+                                         reason=d.get("reason", ""), **changes)
+
+
+def _edit_side_pool(t: Tournament, actor: Any, d: dict[str, Any]) -> SidePool:
+    changes = _given(d)
+    side_pool = changes.pop("side_pool")
+    return services.side_pool_update(side_pool_id=side_pool, tournament_id=t.pk,
+                                     actor=actor, reason=d.get("reason", ""), **changes)
+
+
+def _edit_division(t: Tournament, actor: Any, d: dict[str, Any]) -> Tournament:
+    changes = _given(d, "min_rating", "max_rating", "min_experience", "max_experience")
+    division = changes.pop("division")
+    if not t.divisions.filter(pk=division).exists():
+        raise TournamentError("not_found", f"There is no division {division} in this event.",
+                              field="division")
+    return services.division_update(division_id=division, actor=actor,
+                                    reason=d.get("reason", ""), **changes)
+
+
 def _is_out(entry: dict[str, Any]) -> bool:
     return entry["status"] != "active"
 
@@ -336,6 +462,27 @@ ACTIONS: tuple[DeskAction, ...] = (
     DeskAction("side_pool", _("Side pool"), "side_pool_enter", "entry", SidePoolInput,
                _side_pool, lambda t: t.side_pools.exists(),
                done=_("The side pool is saved.")),
+    # The event's set-up: money, side pools, divisions
+    DeskAction("set_money", _("Money settings"), "tournament_set_money", "tournament",
+               MoneyInput, _set_money, done=_("The money settings are saved.")),
+    DeskAction("add_side_pool", _("Add a side pool"), "side_pool_create", "tournament",
+               SidePoolCreateInput,
+               lambda t, a, d: services.side_pool_create(
+                   tournament_id=t.pk, name=d["name"], fee=d["fee"],
+                   return_percent=d["return_percent"], payout_table=d["payout_table"],
+                   actor=a, reason=d.get("reason", "")),
+               done=_("The side pool is added.")),
+    DeskAction("edit_side_pool", _("Change the side pool"), "side_pool_update", "side_pool",
+               SidePoolEditInput, _edit_side_pool, done=_("The side pool is saved.")),
+    DeskAction("delete_side_pool", _("Delete the side pool"), "side_pool_delete",
+               "side_pool", SidePoolDeleteInput,
+               lambda t, a, d: services.side_pool_delete(
+                   side_pool_id=d["side_pool"], tournament_id=t.pk, actor=a,
+                   reason=d.get("reason", "")),
+               applies=lambda pool: not pool["members"],
+               done=_("The side pool is deleted.")),
+    DeskAction("edit_division", _("Change the division"), "division_update", "division",
+               DivisionEditInput, _edit_division, done=_("The division is saved.")),
     DeskAction("assign_division", _("Assign to a division"), "division_assign", "entry",
                DivisionInput,
                lambda t, a, d: services.division_assign(
@@ -447,7 +594,9 @@ LOG_LABELS: dict[str, str | Promise] = {
     "side_pool_left": _("left a side pool"), "division_assigned": _("assigned to a division"),
     "division_not_started": _("division not started"), "finished": _("finished"),
     "pairing_swapped": _("players swapped"), "round_repaired": _("round paired again"),
-    "round_undone": _("round taken back"),
+    "round_undone": _("round taken back"), "money_set": _("money settings changed"),
+    "side_pool_created": _("side pool added"), "side_pool_changed": _("side pool changed"),
+    "side_pool_deleted": _("side pool deleted"), "division_changed": _("division changed"),
 }
 
 
@@ -484,5 +633,9 @@ def result_dict(result: Any) -> dict[str, Any] | None:
         row = Pairing.objects.select_related("round", "tournament", "entry_a__player",
                                              "entry_b__player").get(pk=result.pk)
         return {"pairing": selectors.pairing_dict(row, selectors.live_matches(row.tournament))}
+    if isinstance(result, SidePool):
+        return {"side_pool": treasury.side_pool_dict(result)}
+    if isinstance(result, Tournament) and result.event_id is not None:
+        return {"division": selectors.division_dict(result)}
     return None
 

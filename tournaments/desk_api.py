@@ -7,6 +7,7 @@
 - ``POST .../<id>/actions/<name>/`` — take one (one operation per action in the schema,
   each with its own input, from :data:`tournaments.desk.ACTIONS`);
 - ``GET .../<id>/log/`` — the tournament's log, newest first (directors and referees);
+- ``GET .../<id>/money/`` — the money settings, pools, side pools and payouts (the staff);
 - ``POST .../players/import/``, ``GET .../players/export/``, ``POST .../players/rating/`` —
   the club's players and ratings (club directors).
 
@@ -29,8 +30,9 @@ from rest_framework.response import Response
 
 from matches.errors import ServiceError
 from matches.rest.errors import error_response, service_error_response
-from tournaments import desk, selectors, services
+from tournaments import desk, selectors, services, treasury
 from tournaments.models import Eligibility, Tournament
+from tournaments.permissions import can_see_money
 from tournaments.services.creation import TEMPLATES
 
 
@@ -77,6 +79,11 @@ class CreateSerializer(serializers.Serializer[Any]):
     max_rating = serializers.FloatField(required=False, allow_null=True, min_value=0,
                                         max_value=5000,
                                         help_text="Below this rating (exclusive).")
+    min_experience = serializers.IntegerField(required=False, allow_null=True, min_value=0,
+                                              max_value=2**31 - 1)
+    max_experience = serializers.IntegerField(required=False, allow_null=True, min_value=0,
+                                              max_value=2**31 - 1,
+                                              help_text="Below this experience (exclusive).")
     division_order = serializers.IntegerField(required=False, default=0, min_value=0,
                                               max_value=1000)
 
@@ -99,6 +106,8 @@ class FieldSerializer(serializers.Serializer[Any]):
     type = serializers.CharField()
     required = serializers.BooleanField()  # type: ignore[assignment]  # the field's name
     label = serializers.CharField()  # type: ignore[assignment]  # the field is named label
+    choices = serializers.ListField(child=serializers.CharField(), required=False,
+                                    help_text="A choice field's values.")
 
 
 # The tables' REST API has an ActionSerializer too: the schema needs two names.
@@ -107,7 +116,8 @@ class ActionSerializer(serializers.Serializer[Any]):
     name = serializers.CharField()
     label = serializers.CharField()  # type: ignore[assignment]  # the field is named label
     role = serializers.ChoiceField(choices=[desk.DIRECTOR, desk.REFEREE, "club"])
-    target = serializers.ChoiceField(choices=["tournament", "entry", "pairing", "round"])
+    target = serializers.ChoiceField(choices=["tournament", "entry", "pairing", "round",
+                                              "side_pool", "division"])
     url = serializers.CharField()
     fields = FieldSerializer(many=True)  # type: ignore[assignment]  # the field's name
 
@@ -140,6 +150,7 @@ def field_type(field: serializers.Field[Any, Any, Any, Any]) -> str:
     for kind, name in ((serializers.BooleanField, "boolean"),
                        (serializers.IntegerField, "integer"),
                        (serializers.FloatField, "number"),
+                       (serializers.DecimalField, "decimal"),
                        (serializers.DateTimeField, "datetime")):
         if isinstance(field, kind):
             return name
@@ -148,8 +159,15 @@ def field_type(field: serializers.Field[Any, Any, Any, Any]) -> str:
 
 def describe_fields(spec: desk.DeskAction) -> list[dict[str, Any]]:
     """An action's input, field by field, for ``GET actions/`` and the desk's forms."""
-    return [{"name": name, "type": field_type(field), "required": bool(field.required),
-             "label": str(field.label or name)} for name, field in spec.fields().items()]
+    described = []
+    for name, field in spec.fields().items():
+        line: dict[str, Any] = {"name": name, "type": field_type(field),
+                                "required": bool(field.required),
+                                "label": str(field.label or name)}
+        if isinstance(field, serializers.ChoiceField):
+            line["choices"] = [str(key) for key in field.choices]
+        described.append(line)
+    return described
 
 
 def describe(tournament: Tournament, spec: desk.DeskAction) -> dict[str, Any]:
@@ -255,6 +273,18 @@ class DeskViewSet(viewsets.GenericViewSet[Tournament]):
         if desk.role_of(request.user, tournament) is None:
             return error_response("forbidden", "Only a referee or the director reads the log.")
         return Response([log_line(line) for line in desk.log_of(tournament)])
+
+    @extend_schema(responses={200: OpenApiTypes.OBJECT,
+                              403: OpenApiResponse(description="Not the event's staff.")})
+    @action(detail=True, methods=["get"])
+    def money(self, request: Request, pk: Any = None) -> Response:
+        """The money settings, the prize pool, what each place of each flight and side pool
+        gets and, once finished, who is paid what (the event's staff: its director,
+        referees, staff members)."""
+        tournament = self._tournament(pk)
+        if not can_see_money(request.user, tournament):
+            return error_response("forbidden", "Only the event's staff see its money.")
+        return Response(treasury.money_dict(tournament))
 
     def _act(self, request: Request, pk: Any, spec: desk.DeskAction) -> Response:
         tournament = self._tournament(pk)

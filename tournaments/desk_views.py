@@ -20,18 +20,26 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
+from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 
 from matches.errors import ServiceError
 from matches.models import Player
-from tournaments import desk, permissions, selectors, services
+from tournaments import desk, permissions, selectors, services, treasury
 from tournaments.desk_api import (
     CreateSerializer,
     RatingSerializer,
     csv_response,
     describe_fields,
 )
-from tournaments.models import Entry, FormatName, PairingStatus, Tournament, TournamentStatus
+from tournaments.models import (
+    Eligibility,
+    Entry,
+    FormatName,
+    PairingStatus,
+    Tournament,
+    TournamentStatus,
+)
 from tournaments.services.creation import TEMPLATES, can_create
 
 
@@ -56,17 +64,31 @@ def desk_list(request: HttpRequest) -> HttpResponse:
     tournaments = desk.desk_tournaments(request.user)
     if not tournaments.exists() and not can_create(request.user):
         raise PermissionDenied
+    events = [t for t in tournaments.filter(status__lte=TournamentStatus.CHECK_IN)
+              if selectors.can_direct(request.user, t)]
     return render(request, "tournaments/desk_list.html", {
-        "tournaments": tournaments, "templates": TEMPLATES.values(),
+        "tournaments": tournaments, "templates": TEMPLATES.values(), "events": events,
+        "eligibilities": Eligibility.choices,
         "can_create": can_create(request.user), "statuses": TournamentStatus,
         "can_direct_club": permissions.can_direct_club(request.user),
     })
 
 
+def _create_data(request: HttpRequest) -> dict[str, Any]:
+    """The create form as the API's input: a field left empty is left out, and the match
+    lengths are typed as a list ("5, 5, 7")."""
+    data: dict[str, Any] = {key: request.POST.get(key) for key in request.POST
+                            if key != "csrfmiddlewaretoken" and request.POST.get(key) != ""}
+    if "match_lengths" in data:
+        parts = str(data["match_lengths"]).replace(",", " ").split()
+        data["match_lengths"] = parts
+    return data
+
+
 @require_POST
 @login_required
 def desk_create(request: HttpRequest) -> HttpResponse:
-    data = CreateSerializer(data=request.POST)
+    data = CreateSerializer(data=_create_data(request))
     try:
         data.is_valid(raise_exception=True)
         tournament = services.tournament_create_from_template(actor=request.user,
@@ -82,16 +104,39 @@ def desk_create(request: HttpRequest) -> HttpResponse:
 
 
 def _form(spec: desk.DeskAction, choices: dict[str, list[tuple[Any, str]]],
-          hidden: dict[str, Any], label: str = "") -> dict[str, Any]:
+          hidden: dict[str, Any], label: str = "",
+          values: dict[str, Any] | None = None) -> dict[str, Any]:
     """One action as the desk draws its form: the target as hidden fields, the rest as
-    inputs (a choice where the desk knows the choices)."""
+    inputs (a choice where the desk knows the choices, or the field has its own), filled in
+    with ``values`` (an edit form shows what is set now)."""
     fields = []
+    own = spec.fields()
     for field in describe_fields(spec):
         name = field["name"]
         if name in hidden:
             continue
-        fields.append({**field, "choices": choices.get(name)})
+        options = choices.get(name)
+        own_field = own[name]
+        if options is None and isinstance(own_field, serializers.ChoiceField):
+            options = [(key, str(text)) for key, text in own_field.choices.items()]
+        value = (values or {}).get(name)
+        fields.append({**field, "choices": options,
+                       "value": "" if value is None else value})
     return {"spec": spec, "fields": fields, "hidden": hidden, "label": label}
+
+
+def _money_values(tournament: Tournament) -> dict[str, Any]:
+    return {name: getattr(tournament, name) for name in (
+        "entry_fee", "currency", "return_percent", "payout_table", "consolation_percent",
+        "consolation_payout_table", "last_chance_percent", "last_chance_payout_table",
+        "forfeit_prize_on_disqualification")}
+
+
+def _division_values(division: Tournament) -> dict[str, Any]:
+    return {"name": division.name, "division_order": division.division_order,
+            "eligibility": division.eligibility, "min_rating": division.min_rating,
+            "max_rating": division.max_rating, "min_experience": division.min_experience,
+            "max_experience": division.max_experience}
 
 
 def _entries(tournament: Tournament) -> list[tuple[Entry, Tournament]]:
@@ -168,10 +213,38 @@ def desk_page(request: HttpRequest, pk: int) -> HttpResponse:
         spec = desk.BY_NAME[undo["action"]]
         if spec in allowed:
             undo_form = _form(spec, choices, {"entry": undo["entry"]})
+    # The money's actions go with the money, not on the toolbar.
+    money_names = ("set_money", "add_side_pool")
+    money_forms = [_form(spec, choices, {}, label=_("Save") if spec.name == "set_money" else "",
+                         values=_money_values(tournament)
+                         if spec.name == "set_money" else None)
+                   for spec in by_target.get("tournament", []) if spec.name in money_names]
+    side_pools = []
+    for pool in pools:
+        info = {"members": pool.entries.count()}
+        side_pools.append({
+            "pool": pool, **info,
+            "forms": [_form(spec, choices, {"side_pool": pool.pk},
+                            label=_("Save") if spec.name == "edit_side_pool" else "",
+                            values={"name": pool.name, "fee": pool.fee,
+                                    "return_percent": pool.return_percent,
+                                    "payout_table": pool.payout_table})
+                      for spec in by_target.get("side_pool", []) if spec.applies(info)]})
+    division_rows = [{"division": d, "eligibility": selectors.eligibility_text(d),
+                      "anchor": f"#division-{d.pk}", "forms": [
+        _form(spec, choices, {"division": d.pk}, label=_("Save"), values=_division_values(d))
+        for spec in by_target.get("division", [])]} for d in divisions]
+    see_money = permissions.can_see_money(request.user, tournament) and not divisions
     return render(request, "tournaments/desk.html", {
         "tournament": tournament,
         "role": role,
-        "toolbar": [_form(spec, choices, {}) for spec in by_target.get("tournament", [])],
+        "toolbar": [_form(spec, choices, {}) for spec in by_target.get("tournament", [])
+                    if spec.name not in money_names],
+        "money_forms": money_forms,
+        "side_pools": side_pools,
+        "division_rows": division_rows,
+        "money": treasury.money_summary(tournament) if see_money else None,
+        "standings": selectors.standings(tournament) if see_money else [],
         "entries": entries,
         "divisions": divisions,
         "bracket": bracket,

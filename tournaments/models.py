@@ -230,7 +230,7 @@ class Tournament(TemplateRules):
     def match_length_for(self, bracket: str, number: int) -> int:
         """Round ``number`` of any bracket plays ``match_lengths[number - 1]``; later rounds
         and the grand final play the last length. A Swiss cut's knockout round k counts as
-        round ``rounds`` + k."""
+        round ``rounds`` + k (see :meth:`round_sequence`)."""
         lengths = [int(n) for n in (self.match_lengths or [])] or [1]
         if bracket == "final":
             return lengths[-1]
@@ -239,11 +239,16 @@ class Tournament(TemplateRules):
     def round_sequence(self, bracket: str, number: int) -> int:
         """Where round ``number`` of ``bracket`` comes in the event's order of rounds: its
         number, except that a Swiss cut's knockout goes on from the Swiss (its round k is
-        round ``rounds`` + k), for match lengths and for releasing rounds one by one."""
-        if self.format == FormatName.SWISS_CUT and bracket in ("knockout", "third_place"):
+        round ``rounds`` + k; its consolation's round k is played alongside knockout round
+        k + 1, whose losers it waits for: round ``rounds`` + k + 1), for match lengths and for
+        releasing rounds one by one."""
+        if self.format == FormatName.SWISS_CUT and bracket in ("knockout", "third_place",
+                                                               "consolation"):
             rounds = (self.format_options or {}).get("rounds")
             if isinstance(rounds, int) and not isinstance(rounds, bool):
-                return rounds + number
+                # Consolation round k waits for knockout round k's losers: it is played
+                # alongside knockout round k + 1.
+                return rounds + number + (bracket == "consolation")
         return number
 
 

@@ -59,6 +59,12 @@ RIGHTS: Final[Mapping[str, Role]] = MappingProxyType({
     # money at the desk
     "entry_set_paid": "referee",
     "side_pool_enter": "referee",
+    # the event's set-up: its money, side pools and divisions
+    "tournament_set_money": "director",
+    "side_pool_create": "director",
+    "side_pool_update": "director",
+    "side_pool_delete": "director",
+    "division_update": "director",
     # players and ratings (the club's, not one tournament's)
     "player_set_rating": "club",
     "players_import": "club",
@@ -75,6 +81,12 @@ def can_direct_club(user: Any) -> bool:
         return False
     return bool(user.is_superuser or (user.is_staff and user.is_active
                                       and user.has_perm(CLUB_PERMISSION)))
+
+
+def can_see_money(user: Any, tournament: Tournament) -> bool:
+    """Who sees an event's money (the treasurer's sheet, the money on its page and desk,
+    ``GET money/``): staff members, its director and its referees."""
+    return bool(getattr(user, "is_staff", False)) or is_referee(user, tournament)
 
 
 def has_role(user: Any, role: Role, tournament: Tournament | None) -> bool:
@@ -108,6 +120,7 @@ _STAGES: Final[Mapping[str, frozenset[int] | None]] = MappingProxyType({
     "round_set_start": _RUNNING,
     "entry_register_late": _RUNNING,
     "division_assign": frozenset({TournamentStatus.DRAFT, *_BEFORE_START}),
+    "division_update": frozenset({TournamentStatus.DRAFT, *_BEFORE_START}),
     "entry_withdraw": frozenset({TournamentStatus.DRAFT, *_BEFORE_START, *_RUNNING}),
     "entry_disqualify": frozenset({TournamentStatus.DRAFT, *_BEFORE_START, *_RUNNING}),
     "entry_reinstate": frozenset({TournamentStatus.DRAFT, *_BEFORE_START, *_RUNNING}),
@@ -129,8 +142,10 @@ _NOT_ON_EVENTS: Final = frozenset({
     "entry_register_late", "pairing_swap", "round_repair", "round_undo",
     "pairing_enter_result", "pairing_override", "pairing_double_forfeit", "pairing_confirm",
     "pairing_reject_report", "pairing_set_board",
+    # an event's money and side pools are its divisions'
+    "tournament_set_money", "side_pool_create", "side_pool_update", "side_pool_delete",
 })
-_ONLY_ON_EVENTS: Final = frozenset({"division_assign"})
+_ONLY_ON_EVENTS: Final = frozenset({"division_assign", "division_update"})
 
 _STAGE_CHECKS: Final[Mapping[str, Callable[[Tournament], bool]]] = MappingProxyType({
     # Elimination and round robin fix their draw at the start: there is no round to re-pair

@@ -10,6 +10,7 @@ from django.views.decorators.http import require_GET
 
 from tournaments import publishing, selectors, treasury
 from tournaments.models import Tournament
+from tournaments.permissions import can_see_money
 
 
 def _visible(request: HttpRequest, pk: int) -> Tournament:
@@ -54,11 +55,6 @@ def match_files(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = _visible(request, pk)
     return _download(publishing.mat_archive(tournament), "application/zip",
                      publishing.archive_name(tournament, "matches.zip"))
-
-
-def can_see_money(user: object, tournament: Tournament) -> bool:
-    """The event's staff: its director, staff members and referees."""
-    return bool(getattr(user, "is_staff", False)) or selectors.can_direct(user, tournament)
 
 
 @require_GET

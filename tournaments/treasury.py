@@ -128,6 +128,56 @@ def money_summary(tournament: Tournament) -> dict[str, Any]:
     }
 
 
+def side_pool_dict(side: SidePool) -> dict[str, Any]:
+    """A side pool's settings and members, as the API shows it."""
+    return {"id": side.pk, "name": side.name, "fee": str(side.fee),
+            "return_percent": str(side.return_percent), "payout_table": side.payout_table,
+            "entries": sorted(entry.pk for entry in side.entries.all())}
+
+
+def money_dict(tournament: Tournament) -> dict[str, Any]:
+    """The money settings and :func:`money_summary` for the API (``GET <id>/money/``):
+    amounts as strings, payouts by entry id."""
+    summary = money_summary(tournament)
+    names = dict(tournament.entries.values_list("pk", "player__display_name"))
+
+    def places(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [{"place": line["place"], "percent": str(line["percent"]),
+                 "amount": str(line["amount"])} for line in lines]
+
+    def paid_out(payouts: dict[int, Decimal]) -> list[dict[str, Any]]:
+        return [{"entry": entry_id, "name": names.get(entry_id, ""), "amount": str(amount)}
+                for entry_id, amount in sorted(payouts.items(), key=lambda kv: -kv[1])
+                if amount]
+
+    return {
+        "settings": {
+            "entry_fee": str(tournament.entry_fee), "currency": tournament.currency,
+            "return_percent": str(tournament.return_percent),
+            "payout_table": tournament.payout_table,
+            "consolation_percent": str(tournament.consolation_percent),
+            "consolation_payout_table": tournament.consolation_payout_table,
+            "last_chance_percent": str(tournament.last_chance_percent),
+            "last_chance_payout_table": tournament.last_chance_payout_table,
+            "forfeit_prize_on_disqualification":
+                tournament.forfeit_prize_on_disqualification,
+        },
+        "entries": summary["entries"], "paid": summary["paid"],
+        "unpaid": [entry.pk for entry in summary["unpaid"]],
+        "collected": str(summary["collected"]), "pool": str(summary["pool"]),
+        "main_pool": str(summary["main_pool"]), "places": places(summary["places"]),
+        "flights": [{"flight": f["flight"], "percent": str(f["percent"]),
+                     "total": str(f["total"]), "places": places(f["places"]),
+                     "payouts": paid_out(f["payouts"])} for f in summary["flights"]],
+        "side_pools": [{**side_pool_dict(side["pool"]), "total": str(side["total"]),
+                        "places": places(side["places"]), "payouts": paid_out(side["payouts"])}
+                       for side in summary["side_pools"]],
+        "finished": summary["finished"],
+        "main_payouts": paid_out(summary["main_payouts"]),
+        "payouts": paid_out(summary["payouts"]),
+    }
+
+
 def treasurer_csv(tournament: Tournament) -> str:
     """One line per entry: paid or not, what they owe (fee and side pools) and, once the
     event is finished, what they are paid."""

@@ -21,6 +21,7 @@ from matches.models import Player
 from matches.services import player_for_user
 from tournaments import selectors, services, treasury
 from tournaments.models import Pairing, Tournament, TournamentStatus
+from tournaments.permissions import can_see_money
 
 
 def _visible(request: HttpRequest, pk: int) -> Tournament:
@@ -54,7 +55,7 @@ def live_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]
         "event": tournament.event,
         "eligibility": selectors.eligibility_text(tournament) if tournament.event_id else "",
         "money": treasury.money_summary(tournament)
-        if request.user.is_staff or selectors.can_direct(request.user, tournament) else None,
+        if can_see_money(request.user, tournament) else None,
         "entries": [selectors.entry_dict(e) for e in selectors.entries_of(tournament)],
         "my_entry": entry,
         "my_pairings": [

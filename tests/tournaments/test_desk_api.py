@@ -35,7 +35,7 @@ def client_for(user: User | None) -> APIClient:
     return client
 
 
-def act(user: User | None, tournament: Tournament, name: str, **data: Any) -> Any:
+def act(user: User | None, tournament: Tournament, name: str, /, **data: Any) -> Any:
     return client_for(user).post(f"/api/tournaments/{tournament.pk}/actions/{name}/", data,
                                  format="json")
 
@@ -179,7 +179,8 @@ def running(make_tournament: Any) -> Tournament:
 DIRECTOR_ONLY = {"withdraw", "disqualify", "late_entry", "round_start", "assign_division",
                  "open_registration", "open_check_in", "register", "reseed", "start",
                  "pair_next_round", "swap_players", "repair_round", "undo_round",
-                 "set_rating"}
+                 "set_rating", "set_money", "add_side_pool", "edit_side_pool",
+                 "delete_side_pool", "edit_division"}
 
 
 def inputs(tournament: Tournament, name: str, make_player: Any) -> dict[str, Any]:
@@ -210,6 +211,11 @@ def inputs(tournament: Tournament, name: str, make_player: Any) -> dict[str, Any
                          "pairing_b": other.pk, "entry_b": other.entry_a.pk, **reason},
         "repair_round": reason, "undo_round": reason,
         "set_rating": {"entry": entry.pk, "rating": 1900, **reason},
+        "set_money": {"entry_fee": "12.50", **reason},
+        "add_side_pool": {"name": "Jackpot", "fee": "5", **reason},
+        "edit_side_pool": {"side_pool": tournament.side_pools.get().pk, "fee": "2", **reason},
+        "delete_side_pool": {"side_pool": tournament.side_pools.get().pk, **reason},
+        "edit_division": {"division": tournament.pk, "name": "Open", **reason},
     }[name]
 
 

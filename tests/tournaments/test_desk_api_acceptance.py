@@ -1,13 +1,11 @@
 """Issue 27's acceptance over the write API alone: a 32-player event in two rating divisions
-imported from CSV, each a Swiss with a cut to a top-8 knockout played over the board, with
-entry fees, a late entry, a withdrawal, a disqualification, a hand swap and a correction
+imported from CSV, each a Swiss with a cut to a top-8 knockout whose quarter-final losers
+play a consolation flight, played over the board, with entry fees, consolation payouts, a
+side pool, a late entry, a withdrawal, a disqualification, a hand swap and a correction
 after the next round was paired — run by a director and a referee with nothing but HTTP
 calls to the documented API, from creation to payouts; then every published file is checked
-against the others and against the payouts worked out here by hand.
-
-The ``swiss_cut`` format has no consolation flight (its knockout is a plain single
-elimination), so the consolation share set on each division has nobody to pay and goes back
-to the main flight, as docs/tournaments.md ("Flights") says.
+against the others and the payouts of both flights and the side pool (read back with
+``GET money/``) against the money rules worked out here by hand.
 """
 
 from __future__ import annotations
@@ -28,6 +26,8 @@ from tournaments.treasury import money_summary
 pytestmark = pytest.mark.django_db
 
 FEE = Decimal("10.00")
+SIDE_FEE = Decimal("5.00")
+CONSOLATION_TABLE = "50/30/20"
 LENGTH = 3
 
 
@@ -54,7 +54,7 @@ class Desk:
         assert response.status_code == status, (path, data, response.json())
         return response.json()
 
-    def act(self, tournament: int, name: str, status: int = 200, **data: Any) -> Any:
+    def act(self, tournament: int, name: str, /, status: int = 200, **data: Any) -> Any:
         return self.post(f"{tournament}/actions/{name}/", data, status)
 
     def pairings(self, tournament: int) -> list[dict[str, Any]]:
@@ -101,7 +101,7 @@ def test_a_32_player_divided_swiss_cut_event_runs_over_the_api_alone(
     bystander = Desk(make_player("bystander").user)
 
     # -- Creation: the event and its two rating divisions, money included. ------------------
-    template = {"template": "swiss_cut_8", "rounds": 4, "over_the_board": True,
+    template = {"template": "swiss_cut_8_consolation", "rounds": 4, "over_the_board": True,
                 "match_lengths": [LENGTH]}
     event = boss.post("from-template/", {**template, "name": "Club Open"}, 201)["id"]
     money = {"entry_fee": str(FEE), "payout_table": "40/30/20/10",
@@ -113,6 +113,23 @@ def test_a_32_player_divided_swiss_cut_event_runs_over_the_api_alone(
                                        "event": event, "eligibility": "rating",
                                        "max_rating": 1800, "division_order": 2}, 201)["id"]
     assert [d["name"] for d in boss.get(f"{event}/")["divisions"]] == ["Open", "Intermediate"]
+    assert boss.get(f"{top}/")["format_options"] == {"rounds": 4, "cut": 8,
+                                                     "consolation_rounds": 1}
+    # The rest of the set-up: the consolation's table, the currency and a side pool in the
+    # Open division; a division's limits, edited (a typo in the Intermediate's first).
+    for division in (top, low):
+        ref.act(division, "set_money", 403, consolation_payout_table=CONSOLATION_TABLE)
+        boss.act(division, "set_money", 400, consolation_payout_table="20/80")
+        boss.act(division, "set_money", consolation_payout_table=CONSOLATION_TABLE,
+                 currency="GBP", reason="the club's rates")
+    jackpot = boss.act(top, "add_side_pool", name="Jackpot", fee=str(SIDE_FEE))["side_pool"]
+    boss.act(event, "edit_division", division=low, max_rating=1700)
+    boss.act(event, "edit_division", 400, division=low, min_rating=1900)
+    boss.act(event, "edit_division", division=low, max_rating=1800,
+             reason="the limit was mistyped")
+    divisions = {d["name"]: d for d in boss.get(f"{event}/")["divisions"]}
+    assert divisions["Intermediate"]["max_rating"] == 1800
+    assert divisions["Open"]["min_rating"] == 1800
     # Only the event's director adds divisions to it, and a referee creates nothing.
     ref.post("from-template/", {**template, "name": "X"}, 403)
     ref.post("from-template/", {**template, "name": "X", "event": event}, 403)
@@ -150,6 +167,10 @@ def test_a_32_player_divided_swiss_cut_event_runs_over_the_api_alone(
         for entry in boss.entries(division).values():
             ref.act(division, "check_in", entry=entry["id"])
             ref.act(division, "set_paid", entry=entry["id"], paid=True)
+    in_jackpot = [name(i) for i in (20, 23, 26, 29, 31)]
+    for player in in_jackpot:
+        ref.act(top, "side_pool", entry=boss.entries(top)[player]["id"],
+                side_pool=jackpot["id"])
     assert set(boss.entries(top)) == {name(i) for i in range(16, 32)}
     assert set(boss.entries(low)) == {name(i) for i in range(1, 16)}
     # A referee may not start the event, nor a bystander do anything.
@@ -225,6 +246,18 @@ def test_a_32_player_divided_swiss_cut_event_runs_over_the_api_alone(
         assert boss.get(f"{division}/")["status"] == "finished", division
         knockout = [p for p in boss.pairings(division) if p["bracket"] == "knockout"]
         assert len(knockout) == 7
+        # The consolation, recomputed: the quarter-finals' losers, K1-1's v K1-2's and
+        # K1-3's v K1-4's, then a final.
+        by_slot = {p["slot"]: p for p in boss.pairings(division)}
+        lost = {slot: ({p["a"]["entry"], p["b"]["entry"]} - {p["winner"]}).pop()
+                for slot, p in by_slot.items() if p["winner"]}
+        consolation = {p["slot"]: p for p in by_slot.values() if p["bracket"] == "consolation"}
+        assert sorted(consolation) == ["C1-1", "C1-2", "C2-1"]
+        for slot, (one, two) in (("C1-1", ("K1-1", "K1-2")), ("C1-2", ("K1-3", "K1-4"))):
+            assert {consolation[slot]["a"]["entry"], consolation[slot]["b"]["entry"]} == {
+                lost[one], lost[two]}
+        assert {consolation["C2-1"]["a"]["entry"], consolation["C2-1"]["b"]["entry"]} == {
+            consolation["C1-1"]["winner"], consolation["C1-2"]["winner"]}
     assert boss.get(f"{event}/")["status"] == "finished"
 
     # -- Everything published agrees, and the payouts are the rules' by hand. ----------------
@@ -238,16 +271,63 @@ def test_a_32_player_divided_swiss_cut_event_runs_over_the_api_alone(
         placings = boss.get(f"{division}/placings/")
         main = next(f for f in placings if f["flight"] == "main")
         assert {(p["place"], p["name"]) for p in main["places"]} == set(ranked[:4])
-        summary = money_summary(tournament)
+        consolation_places = next(f for f in placings if f["flight"] == "consolation")
+        c_final = next(p for p in boss.pairings(division) if p["slot"] == "C2-1")
+        c_semis = [p for p in boss.pairings(division) if p["slot"] in ("C1-1", "C1-2")]
+        c_lost = [({p["a"]["entry"], p["b"]["entry"]} - {p["winner"]}).pop() for p in c_semis]
+        assert {(p["place"], p["id"]) for p in consolation_places["places"]} == {
+            (1, c_final["winner"]),
+            (2, ({c_final["a"]["entry"], c_final["b"]["entry"]} - {c_final["winner"]}).pop()),
+            (3, c_lost[0]), (3, c_lost[1])}
+        # The money, read back over the API and worked out by hand: 16 paid entries of 10.00
+        # make a pool of 160.00; the consolation's 10 % (16.00) pays 50/30/20 by its places
+        # (its two co-3rds share 20 %: 1.60 each), the main flight the other 144.00 by
+        # 40/30/20/10 (the co-3rds 15 % each: 21.60).
+        money = boss.get(f"{division}/money/")
         pool = FEE * 16
-        assert summary["pool"] == pool and summary["main_pool"] == pool
-        names = {e.pk: e.player.display_name for e in tournament.entries.select_related(
-            "player")}
-        paid = {names[e]: amount for e, amount in summary["payouts"].items() if amount}
-        expected = {ranked[0][1]: pool * Decimal("0.4"), ranked[1][1]: pool * Decimal("0.3"),
-                    ranked[2][1]: pool * Decimal("0.15"), ranked[3][1]: pool * Decimal("0.15")}
+        consolation_pool = pool * Decimal("0.10")
+        main_pool = pool - consolation_pool
+        assert money["finished"] and money["settings"]["currency"] == "GBP"
+        assert Decimal(money["pool"]) == pool and Decimal(money["main_pool"]) == main_pool
+        (flight,) = money["flights"]
+        assert flight["flight"] == "consolation" and Decimal(flight["total"]) == Decimal(16)
+        ids = {e["name"]: e["id"] for e in boss.get(f"{division}/entries/")}
+        names = {v: k for k, v in ids.items()}
+        expected = {
+            ranked[0][1]: main_pool * Decimal("0.40"), ranked[1][1]: main_pool * Decimal("0.30"),
+            ranked[2][1]: main_pool * Decimal("0.15"), ranked[3][1]: main_pool * Decimal("0.15"),
+        }
+        consolation_paid = {
+            names[c_final["winner"]]: consolation_pool * Decimal("0.50"),
+            names[({c_final["a"]["entry"], c_final["b"]["entry"]} - {c_final["winner"]}).pop()]:
+                consolation_pool * Decimal("0.30"),
+            names[c_lost[0]]: consolation_pool * Decimal("0.10"),
+            names[c_lost[1]]: consolation_pool * Decimal("0.10"),
+        }
+        assert {p["name"]: Decimal(p["amount"]) for p in flight["payouts"]} == consolation_paid
+        assert {p["name"]: Decimal(p["amount"]) for p in money["main_payouts"]} == expected
+        assert not set(expected) & set(consolation_paid)  # nobody plays both flights
+        expected.update(consolation_paid)
+        side = Decimal(0)
+        if division == top:
+            # The jackpot: 5 × 5.00 (its members paid it), all to its best-ranked member by
+            # the main standings; the disqualified member (Player 31) forfeits it.
+            rank_of = {player: rank for rank, player in ranked}
+            members = [p for p in in_jackpot if p in rank_of]
+            best = min(members, key=lambda p: rank_of[p])
+            assert [p for p in members if rank_of[p] == rank_of[best]] == [best]
+            side = SIDE_FEE * len(in_jackpot)
+            (pool_line,) = money["side_pools"]
+            assert Decimal(pool_line["total"]) == side
+            assert {p["name"]: Decimal(p["amount"]) for p in pool_line["payouts"]} == {
+                best: side}
+            expected[best] = expected.get(best, Decimal(0)) + side
+        paid = {p["name"]: Decimal(p["amount"]) for p in money["payouts"]}
         assert paid == expected
-        assert sum(paid.values()) == pool
+        assert sum(paid.values()) == pool + side
+        # The treasurer's view agrees with the API's.
+        tournament_summary = money_summary(tournament)
+        assert {names[e]: a for e, a in tournament_summary["payouts"].items() if a} == paid
     standings = cross_check(Tournament.objects.get(pk=top))["standings"]
     out = {s["player"]: s for s in standings}  # type: ignore[union-attr]
     assert out[name(31)]["rank"] == ""  # disqualified: no place, no money

@@ -36,7 +36,7 @@ VALID_OPTIONS = {
     "double_elimination": {"bracket_reset": False},
     "progressive_consolation": {"entry_rounds": 3, "last_chance_rounds": 1, "third_place": True},
     "swiss": {"rounds": 3},
-    "swiss_cut": {"rounds": 3, "cut": 4, "third_place": True},
+    "swiss_cut": {"rounds": 3, "cut": 4, "third_place": True, "consolation_rounds": 1},
     "round_robin": {"double": True},
 }
 MINIMAL_OPTIONS = {

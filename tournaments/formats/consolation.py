@@ -103,7 +103,7 @@ class ProgressiveConsolation(SingleElimination):
         if entry_rounds < 1:
             return main  # two entrants: a final and nothing else
         consolation, _champion = drop_bracket(
-            size, "M", "C", Bracket.CONSOLATION, entry_rounds=entry_rounds
+            size, self.main_prefix, "C", Bracket.CONSOLATION, entry_rounds=entry_rounds
         )
         # Byes of the main leave nobody to drop: their consolation slots go.
         layout = without_dead_byes(

@@ -13,14 +13,33 @@ The cut is made once: as soon as the knockout's first round is stored it is read
 those pairings (a correction of a Swiss result later does not redraw it; a director who
 wants it redrawn takes the knockout draw back and pairs it again).
 
-Standings: the knockout's players first, by how far they got (its ranks), then everybody
-else by the Swiss standings. Wins, losses and byes count both stages; the tiebreaks are the
-Swiss's.
+**The consolation** (option ``consolation_rounds`` = N ≥ 1; default 0, none). The knockout
+is then a :class:`~tournaments.formats.consolation.ProgressiveConsolation` main flight, as
+ABT main events run it: the losers of knockout rounds 1 to N enter a consolation flight
+(slots ``C{round}-{n}`` in :attr:`Bracket.CONSOLATION`) at the matching stage — knockout
+round-1 losers play each other in consolation round 1, knockout round-2 losers drop into
+consolation round 2 against the survivors, round-3 losers into round 4, and so on — and the
+survivors play down to a consolation champion. N is capped, as there: never the final's
+loser, nor the semi-finals' losers when they play for third place (so a cut of 8 with
+``third_place`` takes only the quarter-final losers). The loser of a knockout bye is
+nobody: whoever would have met them enters one round later. With a cut of 8 and N = 1: the
+four quarter-final losers play two consolation semi-finals (``C1-1``, ``C1-2``) and a
+consolation final (``C2-1``). There is no last chance flight in a Swiss cut. Consolation
+round k waits for knockout round k's losers and is played alongside knockout round k + 1:
+to its length, and released with it when rounds are paired by hand (the manager's
+:meth:`tournaments.models.Tournament.round_sequence`).
+
+Standings: the knockout's players first, by how far they got in its main flight (its
+ranks), then everybody else by the Swiss standings. Wins, losses and byes count both
+stages (the consolation's matches do not count: it is a flight of its own); the
+tiebreaks are the Swiss's. :meth:`SwissCut.placings` gives places 1 to 4 of the main
+flight (from these standings) and of the consolation, each once all its matches are decided.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 from types import MappingProxyType
 from typing import ClassVar
 
@@ -32,11 +51,13 @@ from tournaments.formats.base import (
     Option,
     Pairing,
     PairingError,
+    Placing,
     Standing,
     TournamentState,
     check_seeds,
     is_entrant,
 )
+from tournaments.formats.consolation import ProgressiveConsolation
 from tournaments.formats.elimination import SingleElimination
 from tournaments.formats.seeding import bracket_positions
 from tournaments.formats.swiss import Swiss
@@ -52,9 +73,22 @@ class _Knockout(SingleElimination):
     main_bracket: ClassVar[Bracket] = Bracket.KNOCKOUT
 
 
+class _ConsolationKnockout(ProgressiveConsolation):
+    """The final stage with a consolation: a progressive consolation whose main flight is
+    the knockout (its own bracket and slots), without a last chance."""
+
+    name = "swiss_cut_knockout_consolation"
+    label = "Knockout with a consolation"
+    ranked_brackets = frozenset({Bracket.KNOCKOUT, Bracket.THIRD_PLACE})
+    main_prefix: ClassVar[str] = "K"
+    main_bracket: ClassVar[Bracket] = Bracket.KNOCKOUT
+
+
 class SwissCut(Format):
     """Swiss for ``rounds`` rounds, then a knockout of the top ``cut`` (at least 2);
-    option ``third_place`` (default False) adds a match for 3rd place in the knockout."""
+    option ``third_place`` (default False) adds a match for 3rd place in the knockout;
+    option ``consolation_rounds`` (default 0: none) lets the losers of knockout rounds 1 to
+    that number play a consolation flight (see the module)."""
 
     name = "swiss_cut"
     label = "Swiss with a knockout cut"
@@ -65,6 +99,8 @@ class SwissCut(Format):
                       minimum=2),
         "third_place": Option(bool, "a match for 3rd place between the knockout's "
                               "semi-final losers", default=False),
+        "consolation_rounds": Option(int, "losers of knockout rounds 1 to this play a "
+                                     "consolation flight (0: none)", default=0, minimum=0),
     })
 
     def _count(self, option: str) -> int:
@@ -78,7 +114,12 @@ class SwissCut(Format):
 
     @property
     def knockout(self) -> SingleElimination:
-        return _Knockout(third_place=bool(self.options["third_place"]))
+        third_place = bool(self.options["third_place"])
+        consolation_rounds = self._count("consolation_rounds")
+        if consolation_rounds:
+            return _ConsolationKnockout(entry_rounds=consolation_rounds, last_chance_rounds=0,
+                                        third_place=third_place)
+        return _Knockout(third_place=third_place)
 
     # -- the two stages' states ----------------------------------------------------------
 
@@ -182,6 +223,19 @@ class SwissCut(Format):
             for index, line in enumerate(rest, start=1)
         ]
         return lines
+
+
+    def placings(self, state: TournamentState,
+                 unplaced: AbstractSet[EntrantId] = frozenset()) -> list[Placing]:
+        """The main flight's places 1 to 4 from the standings once the event is finished
+        (:meth:`Format.placings`), and the consolation's, as the knockout settles them, once
+        its matches are all decided."""
+        placings = super().placings(state, unplaced)
+        _swiss_state, knockout_state = self._stages(state)
+        if knockout_state is None:
+            return placings
+        return placings + [line for line in self.knockout.placings(knockout_state, unplaced)
+                           if line.flight is not Bracket.MAIN]
 
 
 def _seeds_from_first_round(first_round: Sequence[Pairing]) -> tuple[EntrantId, ...]:

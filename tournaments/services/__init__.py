@@ -18,6 +18,8 @@ open pages after commit. The package, along its seams:
 - :mod:`~tournaments.services.withdrawals` — withdrawals and disqualifications;
 - :mod:`~tournaments.services.room` — table numbers, round start times, late entries;
 - :mod:`~tournaments.services.money` — paid marks and side pools (bookkeeping only);
+- :mod:`~tournaments.services.configuration` — the event's set-up the director changes:
+  money settings, side pools, a division's limits;
 - :mod:`~tournaments.services.hand_edits` — the director's swaps, re-pairings and
   take-backs of a round not yet started;
 - :mod:`~tournaments.services.players` — club ratings, and the players list as CSV;
@@ -47,6 +49,13 @@ The rules, as a director reads them, are in ``docs/tournaments.md`` and on the s
 """
 
 from tournaments.services.common import TournamentError
+from tournaments.services.configuration import (
+    division_update,
+    side_pool_create,
+    side_pool_delete,
+    side_pool_update,
+    tournament_set_money,
+)
 from tournaments.services.creation import tournament_create_from_template
 from tournaments.services.divisions import (
     division_assign,
@@ -87,6 +96,7 @@ __all__ = [
     "ImportReport",
     "TournamentError",
     "division_assign",
+    "division_update",
     "entry_check_in",
     "entry_register",
     "entry_register_late",
@@ -113,11 +123,15 @@ __all__ = [
     "round_repair",
     "round_set_start",
     "round_undo",
+    "side_pool_create",
+    "side_pool_delete",
     "side_pool_enter",
+    "side_pool_update",
     "tournament_create_from_template",
     "tournament_open_check_in",
     "tournament_open_registration",
     "tournament_pair_next_round",
     "tournament_reseed",
+    "tournament_set_money",
     "tournament_start",
 ]

@@ -5,8 +5,9 @@ the name and may change the few things that vary from one evening to the next (m
 lengths, the number of Swiss rounds, over the board, a field limit, the entry fee and how
 the pool is paid). A division is created the same way, naming its event and who is eligible,
 so a director sets up a rating-divided event without the admin. The new tournament is a draft
-directed by its creator; everything else (the table template, side pools) keeps the model's
-defaults and stays configurable in the admin.
+directed by its creator; the rest of its money, its side pools and a division's limits are
+changed afterwards from the desk (:mod:`tournaments.services.configuration`); the table
+template stays the model's default, configurable in the admin.
 """
 
 from __future__ import annotations
@@ -50,6 +51,9 @@ TEMPLATES: dict[str, Template] = {t.key: t for t in (
     Template("swiss_5", _("Swiss, 5 rounds"), FormatName.SWISS, {"rounds": 5}, (5,)),
     Template("swiss_cut_8", _("Swiss, 5 rounds, then a top-8 knockout"), FormatName.SWISS_CUT,
              {"rounds": 5, "cut": 8}, (5,)),
+    Template("swiss_cut_8_consolation",
+             _("Swiss, 5 rounds, then a top-8 knockout with a consolation"),
+             FormatName.SWISS_CUT, {"rounds": 5, "cut": 8, "consolation_rounds": 1}, (5,)),
     Template("single_elimination", _("Single elimination"), FormatName.SINGLE_ELIMINATION,
              {}, (5, 5, 7)),
     Template("single_elimination_consolation", _("Single elimination with consolation"),
@@ -80,6 +84,7 @@ def tournament_create_from_template(
     consolation_percent: Decimal | None = None, event: int | None = None,
     eligibility: str = Eligibility.OPEN, min_rating: float | None = None,
     max_rating: float | None = None, division_order: int = 0,
+    min_experience: int | None = None, max_experience: int | None = None,
 ) -> Tournament:
     """A draft tournament shaped by ``template`` (:data:`TEMPLATES`), directed by ``actor``.
 
@@ -108,7 +113,8 @@ def tournament_create_from_template(
     if max_entries is not None and max_entries < 2:
         raise TournamentError("bad_request", "A field limit is at least two players.",
                               field="max_entries")
-    parent = division_parent(actor, event, eligibility, min_rating, max_rating)
+    parent = division_parent(actor, event, eligibility, min_rating, max_rating,
+                             min_experience, max_experience)
     if payout_table is not None:
         try:
             parse_payout_table(payout_table)
@@ -141,6 +147,7 @@ def tournament_create_from_template(
         tournament.event = parent
         tournament.eligibility = eligibility
         tournament.min_rating, tournament.max_rating = min_rating, max_rating
+        tournament.min_experience, tournament.max_experience = min_experience, max_experience
         tournament.division_order = division_order
     check_configuration(tournament)
     tournament.save()
@@ -151,11 +158,14 @@ def tournament_create_from_template(
 
 
 def division_parent(actor: Any, event: int | None, eligibility: str,
-                    min_rating: float | None, max_rating: float | None) -> Tournament | None:
+                    min_rating: float | None, max_rating: float | None,
+                    min_experience: int | None = None,
+                    max_experience: int | None = None) -> Tournament | None:
     """The event a new division belongs to: one the actor directs, itself no division, not
     started yet (a division joins before the start, as players are placed at registration)."""
+    limits = (min_rating, max_rating, min_experience, max_experience)
     if event is None:
-        if eligibility != Eligibility.OPEN or min_rating is not None or max_rating is not None:
+        if eligibility != Eligibility.OPEN or any(limit is not None for limit in limits):
             raise TournamentError("bad_request", "Eligibility is for a division: name its event.",
                                   field="event")
         return None
@@ -174,4 +184,8 @@ def division_parent(actor: Any, event: int | None, eligibility: str,
     if min_rating is not None and max_rating is not None and min_rating >= max_rating:
         raise TournamentError("bad_request", "The minimum rating is below the maximum.",
                               field="max_rating")
+    if min_experience is not None and max_experience is not None and (
+            min_experience >= max_experience):
+        raise TournamentError("bad_request", "The minimum experience is below the maximum.",
+                              field="max_experience")
     return parent
