@@ -21,10 +21,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from tavla.analysis import gnubg_guard
+from tavla.analysis import gnubg_guard, nets
 
 # Before gnubg itself loads: a web process must fail here, loudly, not segfault later.
 gnubg_guard.refuse_in_web_process()
+# Also before: the package reads its data directory (the nets) once, when it is imported.
+NETS: Final = nets.use()
 
 import gnubg  # noqa: E402
 
@@ -335,8 +337,9 @@ def win_probability(position: Position) -> float:
 
 
 def version() -> str:
-    """The gnubg package version, recorded with every analysis."""
-    return str(gnubg.__version__)
+    """The gnubg package version and the nets it evaluates with, recorded with every
+    analysis: ``1.1.0a16, nets gnubg-1.07``."""
+    return f"{gnubg.__version__}, {NETS.describe()}"
 
 
 # --- gnubg's analysis as gnubg 1.07's ``analyse match`` does it ------------------------------
