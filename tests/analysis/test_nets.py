@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 
-from tavla.analysis import nets
+from tavla.analysis import evaluator, nets
 from tavla.engine import Position, legal_plays
 from tests.engine.gnubg_ref import gnubg_path, run_gnubg_script
 
@@ -204,3 +204,11 @@ def test_data_dir_prepared_once_by_racing_processes(tmp_path: Path) -> None:
     assert (directory / "met").resolve() == (package / "met").resolve()
     assert (directory / "gnubg.wd").read_bytes() == nets.patched_weights(
         nets.WEIGHTS_107.read_bytes(), (package / "gnubg.wd").read_bytes())
+
+
+def test_the_analysis_says_which_nets() -> None:
+    """The evaluator (loaded in this process, default setting) names its nets in the
+    ``engine`` every analysis records."""
+    assert evaluator.NETS.name == nets.choice()
+    assert evaluator.version().endswith(f", nets {nets.choice()}")
+    assert len(f"gnubg {evaluator.version()}") <= 40  # the stored field's length
