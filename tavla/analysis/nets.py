@@ -87,7 +87,8 @@ def package_data_dir() -> Path:
 
 def weights_version(data: bytes) -> float:
     """The version float in a weights file's header, rounded as gnubg prints it."""
-    return round(struct.unpack_from("<f", data, _VERSION_AT)[0], 2)
+    version: float = struct.unpack_from("<f", data, _VERSION_AT)[0]
+    return round(version, 2)
 
 
 def patched_weights(weights: bytes, bundled: bytes) -> bytes:
