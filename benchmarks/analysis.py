@@ -31,8 +31,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from tavla.analysis import evaluator  # noqa: E402
 from tavla.analysis.analyse import analyse_record  # noqa: E402
 from tavla.analysis.matread import read_mat  # noqa: E402
+from tavla.engine import Position  # noqa: E402
 from tests.engine.gnubg_ref import gnubg_path, run_gnubg_script  # noqa: E402
 
 DATA = Path(__file__).resolve().parent.parent / "tests/analysis/data"
@@ -76,7 +78,9 @@ def main() -> int:
         print("gnubg 1.07 is not installed (apt-get install gnubg): nothing to compare with")
         return 2
     failed = False
-    ours(MATCHES[0], 0)  # load the nets before measuring
+    # Load the nets before measuring, without analysing a measured match: that would leave
+    # its positions in the evaluator's caches and time the first match at next to nothing.
+    evaluator.static_equity(Position.initial(), evaluator.Cube(1, None, 0, 0, (0, 0), False))
     for plies in depths:
         files = MATCHES if plies == 0 else TWO_PLY_MATCHES
         theirs = run_gnubg_script(GNUBG_SCRIPT, [plies, [str(p) for p in files]],
