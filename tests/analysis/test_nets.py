@@ -212,3 +212,15 @@ def test_the_analysis_says_which_nets() -> None:
     assert evaluator.NETS.name == nets.choice()
     assert evaluator.version().endswith(f", nets {nets.choice()}")
     assert len(f"gnubg {evaluator.version()}") <= 40  # the stored field's length
+
+
+def test_gnubg_loaded_first_is_refused() -> None:
+    """Once gnubg is loaded its nets are fixed: the evaluator refuses to pretend otherwise."""
+    code = "import gnubg\nfrom tavla.analysis import evaluator"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("GNUBG_DATA_DIR", None)
+    env.pop(nets.SETTING, None)
+    done = subprocess.run([sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True,
+                          text=True, check=False, timeout=120)
+    assert done.returncode != 0
+    assert "gnubg was imported before tavla.analysis.nets chose its nets" in done.stderr
