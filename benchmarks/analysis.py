@@ -11,11 +11,13 @@ tests/analysis/data/gnubg_levels_*.mat) at 0-ply, and the first three of them at
 Reported: each match's CPU on both sides and the ratio, and the median ratio; the target is
 a median ratio of at most 1.0 at either depth (faster than gnubg or as fast).
 
-Measured on 2026-12-03 with ~7 other helpers' test suites running on the same 2 cores (load
-average 17-28, so single figures move by about 30%):
+Measured on 2026-12-03 with gnubg 1.07's nets (tavla/analysis/nets.py), other helpers'
+test suites on the same 2 cores (load average 11-14, so single figures move by about 30%):
 
-* 0-ply, ten matches: median ratio Tavla/gnubg 1.53 (max 1.93; Tavla 0.37-1.35 s, gnubg
-  0.24-0.93 s CPU per match): slower than gnubg, the 1.0 target is not met.
+* 0-ply, ten matches: median ratio Tavla/gnubg 1.31 and 1.43 in two runs (max 1.77; Tavla
+  0.10-1.29 s, gnubg 0.11-0.84 s CPU per match): slower than gnubg, the 1.0 target is not
+  met (docs/analysis.md, "Speed", says why). Earlier: 1.53, with the package's own nets and
+  the first match timed on the caches its own warm-up had filled.
 * 2-ply, three matches: median ratio 1.10 (8.8 / 16.9 / 25.3 s against 8.5 / 14.8 / 23.0 s),
   after the n-ply cube decisions were made as gnubg's evaluator makes them (1.63-2.27
   before).
