@@ -18,9 +18,9 @@ test suites on the same 2 cores (load average 11-14, so single figures move by a
   0.10-1.29 s, gnubg 0.11-0.84 s CPU per match): slower than gnubg, the 1.0 target is not
   met (docs/analysis.md, "Speed", says why). Earlier: 1.53, with the package's own nets and
   the first match timed on the caches its own warm-up had filled.
-* 2-ply, three matches: median ratio 1.10 (8.8 / 16.9 / 25.3 s against 8.5 / 14.8 / 23.0 s),
-  after the n-ply cube decisions were made as gnubg's evaluator makes them (1.63-2.27
-  before).
+* 2-ply, three matches: median ratio 1.18 (9.1 / 16.3 / 25.0 s against 7.7 / 13.8 / 21.3 s;
+  1.10 in an earlier run with the package's own nets), after the n-ply cube decisions were
+  made as gnubg's evaluator makes them (1.63-2.27 before).
 """
 
 from __future__ import annotations
