@@ -224,3 +224,13 @@ def test_gnubg_loaded_first_is_refused() -> None:
                           text=True, check=False, timeout=120)
     assert done.returncode != 0
     assert "gnubg was imported before tavla.analysis.nets chose its nets" in done.stderr
+
+
+def test_command_line_names_a_bad_setting() -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT), nets.SETTING: "gnubg-1.06"}
+    mat = ROOT / "tests" / "analysis" / "data" / "gnubg_levels_02pt.mat"
+    done = subprocess.run([sys.executable, "-m", "tavla.analysis", str(mat)], env=env,
+                          cwd=ROOT, capture_output=True, text=True, check=False, timeout=120)
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.strip() == ("python -m tavla.analysis: TAVLA_GNUBG_NETS='gnubg-1.06': "
+                                   "expected one of gnubg-1.07, bundled")
