@@ -11,14 +11,16 @@ tests/analysis/data/gnubg_levels_*.mat) at 0-ply, and the first three of them at
 Reported: each match's CPU on both sides and the ratio, and the median ratio; the target is
 a median ratio of at most 1.0 at either depth (faster than gnubg or as fast).
 
-Measured on 2026-12-03 with ~7 other helpers' test suites running on the same 2 cores (load
-average 17-28, so single figures move by about 30%):
+Measured on 2026-12-03 with gnubg 1.07's nets (tavla/analysis/nets.py), other helpers'
+test suites on the same 2 cores (load average 11-14, so single figures move by about 30%):
 
-* 0-ply, ten matches: median ratio Tavla/gnubg 1.53 (max 1.93; Tavla 0.37-1.35 s, gnubg
-  0.24-0.93 s CPU per match): slower than gnubg, the 1.0 target is not met.
-* 2-ply, three matches: median ratio 1.10 (8.8 / 16.9 / 25.3 s against 8.5 / 14.8 / 23.0 s),
-  after the n-ply cube decisions were made as gnubg's evaluator makes them (1.63-2.27
-  before).
+* 0-ply, ten matches: median ratio Tavla/gnubg 1.31 and 1.43 in two runs (max 1.77; Tavla
+  0.10-1.29 s, gnubg 0.11-0.84 s CPU per match): slower than gnubg, the 1.0 target is not
+  met (docs/analysis.md, "Speed", says why). Earlier: 1.53, with the package's own nets and
+  the first match timed on the caches its own warm-up had filled.
+* 2-ply, three matches: median ratio 1.18 (9.1 / 16.3 / 25.0 s against 7.7 / 13.8 / 21.3 s;
+  1.10 in an earlier run with the package's own nets), after the n-ply cube decisions were
+  made as gnubg's evaluator makes them (1.63-2.27 before).
 """
 
 from __future__ import annotations
@@ -31,8 +33,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from tavla.analysis import evaluator  # noqa: E402
 from tavla.analysis.analyse import analyse_record  # noqa: E402
 from tavla.analysis.matread import read_mat  # noqa: E402
+from tavla.engine import Position  # noqa: E402
 from tests.engine.gnubg_ref import gnubg_path, run_gnubg_script  # noqa: E402
 
 DATA = Path(__file__).resolve().parent.parent / "tests/analysis/data"
@@ -76,7 +80,9 @@ def main() -> int:
         print("gnubg 1.07 is not installed (apt-get install gnubg): nothing to compare with")
         return 2
     failed = False
-    ours(MATCHES[0], 0)  # load the nets before measuring
+    # Load the nets before measuring, without analysing a measured match: that would leave
+    # its positions in the evaluator's caches and time the first match at next to nothing.
+    evaluator.static_equity(Position.initial(), evaluator.Cube(1, None, 0, 0, (0, 0), False))
     for plies in depths:
         files = MATCHES if plies == 0 else TWO_PLY_MATCHES
         theirs = run_gnubg_script(GNUBG_SCRIPT, [plies, [str(p) for p in files]],

@@ -24,9 +24,9 @@ level's Tavla PR is not within 15 % of gnubg's; where gnubg's own PR is below 1.
 judge finds next to no errors in either), within 0.5 PR instead: a ratio of two numbers
 near zero says nothing.
 
-Measured on 3 December 2026, 2 cores shared with seven other helpers' test runs (load
-average 15 to 31), ``--jobs 2``; ± is the 95 % interval, n the decisions (docs/analysis.md,
-"Bots", has the same table):
+Measured on 3 December 2026 with the package's own nets (the calibration run), 2 cores
+shared with seven other helpers' test runs (load average 15 to 31), ``--jobs 2``; ± is the
+95 % interval, n the decisions:
 
     level          judge matches   gnubg PR     n      Tavla PR     n   ratio
     beginner         0p  40 x 5pt  27.04 ± 2.21  6634  26.99 ± 1.43  8583  1.00  ok
@@ -36,10 +36,21 @@ average 15 to 31), ``--jobs 2``; ± is the 95 % interval, n the decisions (docs/
     expert           2p   6 x 3pt   1.70 ± 1.04   314   1.48 ± 0.43   601  0.87  ok
     world_class      2p   6 x 3pt   0.00 ± 0.00   566   0.13 ± 0.16   434   inf  ok (within 0.5)
 
-The noisy levels' intervals are 5 to 8 % of their PR: a ratio is known to about ±10 %.
-Wall time: 5 to 10 minutes a noisy level at that load (mostly gnubg's own play and
-analysis; the bots' CPU is about 0.3 s a match), 19 minutes for expert, 12 for world
-class (its bots' CPU 28 s for 6 matches).
+And again with gnubg 1.07's nets (tavla/analysis/nets.py, the default since), ``--games 20
+--deep-games 4``, load average 11 to 14 (docs/analysis.md, "Bots", has this table):
+
+    beginner         0p  20 x 5pt  26.46 ± 3.27  3669  26.27 ± 1.76  4119  0.99  ok
+    casual_player    0p  20 x 5pt  22.72 ± 2.76  3010  21.24 ± 1.44  4225  0.93  ok
+    intermediate     0p  20 x 5pt  15.36 ± 0.91  3457  14.17 ± 1.06  4978  0.92  ok
+    advanced         0p  20 x 5pt   4.46 ± 0.41  3468   4.03 ± 0.43  4343  0.90  ok
+    expert           2p   4 x 3pt   0.97 ± 0.64   216   1.12 ± 0.45   509  1.16  ok (within 0.5)
+    world_class      2p   4 x 3pt   0.00 ± 0.00   387   0.15 ± 0.20   198   inf  ok (within 0.5)
+
+The noisy levels' intervals are 5 to 12 % of their PR: a ratio is known to about ±10 %.
+Wall time with the package's nets: 5 to 10 minutes a noisy level at that load (mostly
+gnubg's own play and analysis; the bots' CPU is about 0.3 s a match), 19 minutes for
+expert, 12 for world class (its bots' CPU 28 s for 6 matches); with 1.07's nets and the
+shorter sample 2 to 4 minutes a noisy level, 10 for expert and 7 for world class.
 """
 
 from __future__ import annotations

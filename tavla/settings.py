@@ -326,6 +326,8 @@ if TAVLA_SCRIPTED_DICE and not DEBUG:
     )
 # GNU Backgammon's analysis of finished matches (matches/gnubg/analysis.py): its depth, 0-2 plies.
 TAVLA_ANALYSIS_PLIES = int(os.environ.get("TAVLA_ANALYSIS_PLIES", "0"))
+# TAVLA_GNUBG_NETS (gnubg-1.07 or bundled) is read from the environment by the evaluator
+# itself (tavla/analysis/nets.py, no Django there), before gnubg loads: docs/analysis.md.
 # How long a referee's adjudication page waits for an analysis worker's figures.
 TAVLA_ADJUDICATION_HELP_SECONDS = float(os.environ.get("TAVLA_ADJUDICATION_HELP_SECONDS", "20"))
 # Analysis requests of one account that may wait for a worker at once (the analysis board,

@@ -21,10 +21,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from tavla.analysis import gnubg_guard
+from tavla.analysis import gnubg_guard, nets
 
 # Before gnubg itself loads: a web process must fail here, loudly, not segfault later.
 gnubg_guard.refuse_in_web_process()
+# Also before: the package reads its data directory (the nets) once, when it is imported.
+NETS: Final = nets.use()
 
 import gnubg  # noqa: E402
 
@@ -177,9 +179,15 @@ def apply_gnubg_move(position: Position, move: Sequence[int]) -> Result | None:
     The gnubg package ends the tuple at the first checker borne off (it mistakes "off" for
     the end of the list), so a tuple of odd length says only where the play starts: None.
     """
+    return _move_sides(position.mover, position.opponent, move)
+
+
+def _move_sides(mover_side: Side, opponent_side: Side, move: Sequence[int]) -> Result | None:
+    """:func:`apply_gnubg_move` on the two sides (no :class:`Position` to build and check:
+    this runs for every play gnubg lists)."""
     if len(move) % 2:
         return None
-    mover, opponent = list(position.mover), list(position.opponent)
+    mover, opponent = list(mover_side), list(opponent_side)
     for i in range(0, len(move), 2):
         source, destination = move[i], move[i + 1]
         mover[source - 1] -= 1
@@ -335,8 +343,9 @@ def win_probability(position: Position) -> float:
 
 
 def version() -> str:
-    """The gnubg package version, recorded with every analysis."""
-    return str(gnubg.__version__)
+    """The gnubg package version and the nets it evaluates with, recorded with every
+    analysis: ``1.1.0a16, nets gnubg-1.07``."""
+    return f"{gnubg.__version__}, {NETS.describe()}"
 
 
 # --- gnubg's analysis as gnubg 1.07's ``analyse match`` does it ------------------------------
@@ -497,7 +506,7 @@ def result_score(result: Result, cube: Cube, level: Level) -> float | None:
 
 
 def _apply(sides: Result, move: Sequence[int]) -> Result | None:
-    return apply_gnubg_move(Position(sides[0], sides[1]), move)
+    return _move_sides(sides[0], sides[1], move)
 
 
 def scored_plays(position: Position, dice: tuple[int, int], cube: Cube, level: Level,
@@ -575,8 +584,13 @@ def roll_equities(position: Position, cube: Cube, level: Level, rolls: Sequence[
     weights = 0
     kept = None
     danced: float | None = None
+    # One board, cubeinfo and context for all the rolls (what _find does per call).
+    gnubg_board = (position.opponent, position.mover)
+    info, context = _cube_info(cube), _context(level, cube.gammons)
+    deeper = analysis_filter(level.plies) if level.plies else None
     for roll, weight in rolls:
-        found = _find(position, roll, cube, level)
+        found = (gnubg.find_best_moves(gnubg_board, info, context, roll) if deeper is None
+                 else gnubg.find_best_moves(gnubg_board, info, context, roll, deeper))
         if roll == key_keep:
             kept = found
         if found:

@@ -10,8 +10,12 @@ gnubg's reference PR takes its cube ``error-skill`` as what it is, an error *per
 decision* (an earlier version of this test added it to the checker total as if it were a
 total, which made gnubg's PR too low).
 
-The bounds are what was measured (docs/analysis.md, "Checked against GNU Backgammon 1.07")
-less a small margin; the test fails if the agreement gets worse.
+With gnubg 1.07's own nets (tavla/analysis/nets.py) the analysis meets the acceptance
+targets of issue 23 at 0-ply, and the bounds are those targets: best play 99.5 % (measured
+99.5 %, 1515 of 1522), marks and cube verdicts 98 % (99.5 %, 99.6 %), PR delta per player
+median 0.5 and max 1.5 (0.05, 1.14). Luck per player and match is bounded at its median
+(target 0.05, measured 0.026); its maximum (0.17) misses the 0.05 target (docs/analysis.md,
+"What still differs"), so it is held at 0.2, below which it must stay.
 """
 
 from __future__ import annotations
@@ -21,22 +25,25 @@ from pathlib import Path
 
 import pytest
 
+from tavla.analysis import evaluator, nets
 from tests.analysis.gnubg_reference import Agreement, compare, reference
 from tests.engine.gnubg_ref import gnubg_path
 
 DATA = Path(__file__).with_name("data")
-MIN_BEST = 0.975
+MIN_BEST = 0.995
 MIN_BEARING_OFF = 0.99
-MIN_MARKS = 0.985
-MIN_CUBE = 0.99
+MIN_MARKS = 0.98
+MIN_CUBE = 0.98
 MAX_PR_MEDIAN = 0.5
 MAX_PR = 1.5
 MAX_LUCK_MEDIAN = 0.05
+MAX_LUCK = 0.2
 
 
 @pytest.mark.slow
 @pytest.mark.skipif(gnubg_path() is None, reason="GNU Backgammon is not installed")
 def test_zero_ply_analysis_agrees_with_gnubg_1_07() -> None:
+    assert evaluator.NETS.name == nets.GNUBG_107, "the bounds hold with gnubg 1.07's nets"
     files = sorted(DATA.glob("gnubg_levels_*.mat"))
     assert len(files) == 10
     references = reference(files, 0)
@@ -52,3 +59,4 @@ def test_zero_ply_analysis_agrees_with_gnubg_1_07() -> None:
     assert statistics.median(total.pr_deltas) <= MAX_PR_MEDIAN
     assert max(total.pr_deltas) <= MAX_PR
     assert statistics.median(total.luck_deltas) <= MAX_LUCK_MEDIAN
+    assert max(total.luck_deltas) <= MAX_LUCK
