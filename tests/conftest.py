@@ -68,9 +68,10 @@ def pytest_configure(config: pytest.Config) -> None:
 # The mark is checked, not trusted. A test of the modules listed below is marked only if it
 # uses no test database (no ``django_db`` mark, no fixture built on ``django_db_setup``;
 # pytest-django refuses any other query), and a test marked by hand that uses one is an
-# error. A marked test runs with every Redis setting pointing at a closed port, so one that
-# reaches Redis fails in the first pass. A process such a test starts must not connect to
-# the environment's stores (the first-run and multihost tests build their own).
+# error. A marked test runs with Redis (Tavla's client, the cache, the channel layer) at a
+# closed port, so one that reaches Redis fails in the first pass. A process such a test
+# starts must not connect to the environment's stores (the first-run and multihost tests
+# build their own).
 
 #: Directories and modules that use neither store (node ids start with these).
 STORES_INDEPENDENT = (
@@ -122,11 +123,12 @@ def stores_independent(request: pytest.FixtureRequest) -> bool:
 
 @pytest.fixture(autouse=True)
 def _no_stores_for_stores_independent(request: pytest.FixtureRequest, settings: Any) -> None:
-    """A ``stores_independent`` test sees no Redis: every setting naming it points at a port
-    where nothing listens, so a use of Redis is an error, not a silent dependence."""
+    """A ``stores_independent`` test sees no Redis: Tavla's own client, the cache and the
+    channel layer point at a port where nothing listens, so a use of Redis is an error, not a
+    silent dependence. (Celery's settings are left alone: its app reads them once per
+    process, and the later tests of this process need the real broker.)"""
     if stores_independent(request):
-        settings.REDIS_URL = settings.CELERY_BROKER_URL = _NO_REDIS_URL
-        settings.CELERY_RESULT_BACKEND = _NO_REDIS_URL
+        settings.REDIS_URL = _NO_REDIS_URL
         settings.CACHES = {name: {**cache, "LOCATION": _NO_REDIS_URL}
                            for name, cache in settings.CACHES.items()}
         settings.CHANNEL_LAYERS = {
