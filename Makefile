@@ -31,18 +31,14 @@ typecheck: $(TEST_STAMP)
 
 # pytest-xdist: one worker per CPU, each with its own test database (SQLite file or
 # PostgreSQL database) and Redis (the embedded one, or its own database of REDIS_URL's
-# server: see tavla/settings.py). Each module goes to one worker whole, so its server and
-# browser start once; a session's Celery worker starts at most once per xdist worker. The
-# heaviest modules go first (tests/conftest.py orders them; xdist's own order, by number of
-# tests, left one-test modules of a minute for the end). Not --dist loadgroup: under pytest
-# 9.2, xdist 3.8's group names never reach its scheduler, which then splits modules test by
-# test. PYTEST_WORKERS=0 runs serially. PYTEST_ARGS go to pytest's command line (CI's
+# server: see tavla/settings.py); tests sharing a server, browser or Celery worker stay
+# together. PYTEST_WORKERS=0 runs serially. PYTEST_ARGS go to pytest's command line (CI's
 # second pass: -m "not stores_independent", see .ci/run).
 PYTEST_WORKERS ?= auto
 PYTEST_ARGS ?=
 
 pytest: $(TEST_STAMP)
-	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
 # The long run: 10,000 random self-play games (make test plays 1,000).
 soak: $(TEST_STAMP)

@@ -45,7 +45,6 @@ _started_embedded_redis_port: int | None = None
 
 def pytest_configure(config: pytest.Config) -> None:
     global _started_embedded_redis_port
-    config.pluginmanager.register(_HeaviestModulesFirst(), "tavla-heaviest-modules-first")
     from django.conf import settings
 
     from tavla.embedded_redis import embedded_redis_port, ensure_embedded_redis, ping
@@ -55,6 +54,12 @@ def pytest_configure(config: pytest.Config) -> None:
         if not ping(port):
             ensure_embedded_redis(port, persist=False)
             _started_embedded_redis_port = port
+
+
+# Session fixtures that start a process or a browser once for every test that asks.
+_SHARED_PROCESS_GROUPS = {"live_server_process": "e2e", "browser": "e2e",
+                          "celery_worker_process": "celery", "celery_clock_worker": "celery",
+                          "celery_beat_process": "celery"}
 
 
 # -- stores_independent: what CI's second pass leaves out --------------------------------
@@ -139,33 +144,26 @@ def _no_stores_for_stores_independent(request: pytest.FixtureRequest, settings: 
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by the marks added here
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     _mark_stores_independent(items)
+    _group_shared_processes(config, items)
 
 
-#: The marks of the tests that take seconds, heaviest first: a browser and its server, a
-#: Celery worker, some other process or a long computation.
-_HEAVY_MARKS = ("e2e", "celery", "slow")
-
-
-class _HeaviestModulesFirst:
-    """Under pytest-xdist (``make test`` runs ``--dist loadfile``), modules go to the workers
-    whole, in the order of their first test. The modules with a browser test come first, then
-    those with a Celery test, then those with another slow test, then the rest, so the last
-    minutes are quick modules on both workers, not one long module on one while the other
-    idles. Otherwise modules and their tests keep their order. (A plugin of its own: it must
-    sort after pytest-django's ordering.)"""
-
-    @pytest.hookimpl(trylast=True)
-    def pytest_collection_modifyitems(self, items: list[pytest.Item]) -> None:
-        rank: dict[str, int] = {}
-        for item in items:
-            heavy = [i for i, mark in enumerate(_HEAVY_MARKS) if item.get_closest_marker(mark)]
-            rank[_module(item)] = min(rank.get(_module(item), len(_HEAVY_MARKS)), *heavy,
-                                      len(_HEAVY_MARKS))
-        items.sort(key=lambda item: rank[_module(item)])
-
-
-def _module(item: pytest.Item) -> str:
-    return item.nodeid.split("::", 1)[0]
+def _group_shared_processes(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (``make test`` runs ``--dist loadgroup``), the tests that share a
+    session's server and browser, or its Celery worker, go to one xdist worker, which starts
+    them once instead of once per worker. Everything else is spread over the workers: each
+    has its own test database (pytest-django's suffix) and its own embedded Redis."""
+    if not config.pluginmanager.hasplugin("xdist"):
+        return
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        groups = {group for name, group in _SHARED_PROCESS_GROUPS.items() if name in fixtures}
+        if item.get_closest_marker("e2e"):
+            groups.add("e2e")
+        elif item.get_closest_marker("celery"):
+            groups.add("celery")
+        if groups:
+            # A test needing both (none today) goes with the browser.
+            item.add_marker(pytest.mark.xdist_group("e2e" if "e2e" in groups else "celery"))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

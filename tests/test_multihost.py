@@ -24,8 +24,6 @@ from deploy.multihost.run import missing_prerequisites
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-pytestmark = pytest.mark.slow
-
 
 def test_multihost_short_run_survives_its_faults_and_cleans_up() -> None:
     missing = missing_prerequisites()
