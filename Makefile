@@ -32,11 +32,13 @@ typecheck: $(TEST_STAMP)
 # pytest-xdist: one worker per CPU, each with its own test database (SQLite file or
 # PostgreSQL database) and Redis (the embedded one, or its own database of REDIS_URL's
 # server: see tavla/settings.py); tests sharing a server, browser or Celery worker stay
-# together. PYTEST_WORKERS=0 runs serially.
+# together. PYTEST_WORKERS=0 runs serially. PYTEST_ARGS go to pytest's command line (CI's
+# second pass: -m "not stores_independent", see .ci/run).
 PYTEST_WORKERS ?= auto
+PYTEST_ARGS ?=
 
 pytest: $(TEST_STAMP)
-	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadgroup
+	$(PY) -m pytest -n $(PYTEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
 # The long run: 10,000 random self-play games (make test plays 1,000).
 soak: $(TEST_STAMP)

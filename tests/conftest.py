@@ -67,7 +67,92 @@ _SHARED_PROCESS_GROUPS = {"live_server_process": "e2e", "browser": "e2e",
                           "celery_beat_process": "celery"}
 
 
+# -- stores_independent: what CI's second pass leaves out --------------------------------
+#
+# `.ci/run` runs the suite twice: against PostgreSQL + Redis, then on the embedded defaults
+# (SQLite + the embedded Redis). The second pass exists to prove the product on the other
+# stores, so a test that touches neither store proves nothing new there; it is marked
+# ``stores_independent`` and the second pass deselects it (``-m "not stores_independent"``).
+# `make test` alone still runs every test.
+#
+# The mark is checked, not trusted. A test of the modules listed below is marked only if it
+# uses no test database (no ``django_db`` mark, no fixture built on ``django_db_setup``;
+# pytest-django refuses any other query), and a test marked by hand that uses one is an
+# error. A marked test runs with Redis (Tavla's client, the cache, the channel layer) at a
+# closed port, so one that reaches Redis fails in the first pass. A process such a test
+# starts must not connect to the environment's stores (the first-run and multihost tests
+# build their own).
+
+#: Directories and modules that use neither store (node ids start with these).
+STORES_INDEPENDENT = (
+    "tests/engine/",                        # the pure engine (tests/engine/test_purity.py)
+    # gnubg's nets and the analysis as pure functions (test_table_rules.py plays on a table)
+    "tests/analysis/test_analyse.py", "tests/analysis/test_bot_levels_benchmark.py",
+    "tests/analysis/test_bots.py", "tests/analysis/test_differential.py",
+    "tests/analysis/test_matread.py", "tests/analysis/test_purity.py",
+    "tests/analysis/test_rules_and_bad_files.py",
+    "tests/tournaments/test_formats_",      # the pure pairing formats
+    "tests/tournaments/test_money.py", "tests/tournaments/test_late_penalty.py",
+    "tests/tournaments/test_models_tournament.py", "tests/tournaments/test_projector_contrast.py",
+    "tests/matches/test_board_palette.py", "tests/matches/test_jsontext.py",
+    "tests/matches/test_ratings.py",
+    "tests/test_multihost.py",              # builds its own PostgreSQL, Redis and hosts
+    "tests/test_first_run.py",              # `make run` on the embedded defaults, by definition
+    "tests/test_translations.py",
+    "tests/test_import_graph.py",
+    "tests/test_no_private_interfaces.py",
+    "tests/test_gnubg_guard.py",            # fresh interpreters that import, never connect
+    "tests/matches/test_protocol_doc.py",   # the docs against the source's syntax trees
+    "tests/matches/test_rules.py",
+)
+
+#: Where nothing listens: a stores-independent test's Redis (connections are refused at once).
+_NO_REDIS_URL = "redis://127.0.0.1:1/0"
+
+
+def _uses_database(item: pytest.Item) -> bool:
+    return bool(item.get_closest_marker("django_db")
+                or "django_db_setup" in getattr(item, "fixturenames", ()))
+
+
+def _mark_stores_independent(items: list[pytest.Item]) -> None:
+    """Mark the tests of :data:`STORES_INDEPENDENT` that use no database; refuse a test
+    marked by hand that does."""
+    for item in items:
+        if item.nodeid.startswith(STORES_INDEPENDENT) and not _uses_database(item):
+            item.add_marker(pytest.mark.stores_independent)
+        elif item.get_closest_marker("stores_independent") and _uses_database(item):
+            raise pytest.UsageError(
+                f"{item.nodeid} is marked stores_independent but uses the test database "
+                "(CI's second pass would skip it)")
+
+
+def stores_independent(request: pytest.FixtureRequest) -> bool:
+    return request.node.get_closest_marker("stores_independent") is not None
+
+
+@pytest.fixture(autouse=True)
+def _no_stores_for_stores_independent(request: pytest.FixtureRequest, settings: Any) -> None:
+    """A ``stores_independent`` test sees no Redis: Tavla's own client, the cache and the
+    channel layer point at a port where nothing listens, so a use of Redis is an error, not a
+    silent dependence. (Celery's settings are left alone: its app reads them once per
+    process, and the later tests of this process need the real broker.)"""
+    if stores_independent(request):
+        settings.REDIS_URL = _NO_REDIS_URL
+        settings.CACHES = {name: {**cache, "LOCATION": _NO_REDIS_URL}
+                           for name, cache in settings.CACHES.items()}
+        settings.CHANNEL_LAYERS = {
+            name: {**layer, "CONFIG": {**layer["CONFIG"], "hosts": [_NO_REDIS_URL]}}
+            for name, layer in settings.CHANNEL_LAYERS.items()}
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by the marks added here
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    _mark_stores_independent(items)
+    _group_shared_processes(config, items)
+
+
+def _group_shared_processes(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Under pytest-xdist (``make test`` runs ``--dist loadgroup``), the tests that share a
     session's server and browser, or its Celery worker, go to one xdist worker, which starts
     them once instead of once per worker. Everything else is spread over the workers: each
@@ -146,12 +231,13 @@ def _first_roll_at_once(settings: Any) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _fresh_socket_limits() -> None:
+def _fresh_socket_limits(request: pytest.FixtureRequest) -> None:
     """Each test's sockets start with fresh buckets, counts and penalties (in this process and
-    in the test worker's Redis)."""
+    in the test worker's Redis; a ``stores_independent`` test has no Redis and no sockets)."""
     from matches.live.socket_limits import reset_limits
 
-    reset_limits()
+    if not stores_independent(request):
+        reset_limits()
 
 
 @pytest.fixture(autouse=True)

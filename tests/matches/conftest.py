@@ -12,6 +12,7 @@ from matches import services
 from matches.models import Match, Player, Table
 from matches.services import presence
 from tavla.redis_client import redis_client
+from tests.conftest import stores_independent
 
 
 @pytest.fixture(autouse=True)
@@ -20,9 +21,12 @@ def _scripted_dice_allowed(settings: Any) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _presence_known() -> None:
+def _presence_known(request: pytest.FixtureRequest) -> None:
     """Presence has been complete for an hour (no Redis flush just happened), so a flag
-    records whether its player had a board open; tests of a flush undo it themselves."""
+    records whether its player had a board open; tests of a flush undo it themselves. A
+    ``stores_independent`` test has no Redis, so no presence."""
+    if stores_independent(request):
+        return
     redis_client().delete(presence.EPOCH_KEY)
     presence.keep_epoch(now=time.time() - 3600)
 
