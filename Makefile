@@ -80,6 +80,9 @@ $(STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install -e .
 	touch $@
 
-$(TEST_STAMP): pyproject.toml $(STAMP)
+# The browser tests also inject axe-core (package.json's devDependency, locked in
+# package-lock.json) into the pages they audit: npm ci installs exactly that into node_modules/.
+$(TEST_STAMP): pyproject.toml package.json package-lock.json $(STAMP)
 	$(PY) -m pip install -e '.[test]'
+	npm ci --no-audit --no-fund
 	touch $@

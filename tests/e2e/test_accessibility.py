@@ -1,0 +1,129 @@
+"""axe-core audits the pages a player, a spectator and a director see, in a real browser:
+no serious or critical violation (contrast, names, labels, structure) on the lobby, a board
+while playing, a review, a profile, a tournament page and its projector, the login and the
+sign-up pages; and every page starts with a skip link to its main content.
+
+axe comes from npm (package.json's devDependency; ``make install-test`` runs ``npm ci``).
+The page's Content-Security-Policy would refuse the injected script, so the audit's browser
+context bypasses it; the pages are the server's own.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+
+from matches.services import player_for_user
+from tests.e2e.helpers import PASSWORD, act, in_thread, log_in, seat_two
+from tests.e2e.servers import WebServer
+from tournaments import services as tournament_services
+from tournaments.models import Tournament
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
+
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+FAILING = ("serious", "critical")
+
+AUDIT = """async () => {
+    const result = await axe.run(document, {resultTypes: ['violations']});
+    return result.violations.map(v => ({
+        id: v.id, impact: v.impact, help: v.help,
+        nodes: v.nodes.map(n => ({target: n.target.join(' '), summary: n.failureSummary})),
+    }));
+}"""
+
+
+@pytest.fixture(autouse=True)
+def _scripted_dice(settings: Any) -> None:
+    settings.TAVLA_SCRIPTED_DICE = True
+
+
+def audit(page: Any) -> list[dict[str, Any]]:
+    """axe's serious and critical violations on the page as it is now."""
+    page.add_script_tag(path=str(AXE))
+    return [v for v in page.evaluate(AUDIT) if v["impact"] in FAILING]
+
+
+def readable(violations: dict[str, list[dict[str, Any]]]) -> str:
+    lines = []
+    for name, found in violations.items():
+        for violation in found:
+            lines.append(f"{name}: {violation['impact']} {violation['id']}: {violation['help']}")
+            for node in violation["nodes"][:8]:
+                summary = " ".join(node["summary"].split())
+                lines.append(f"    {node['target']}  {summary[:220]}")
+            if len(violation["nodes"]) > 8:
+                lines.append(f"    ... and {len(violation['nodes']) - 8} more")
+    return "\n".join(lines)
+
+
+def a_tournament() -> Tournament:
+    """A started Swiss event of four with one pairing reported: standings, a round, results."""
+    def create() -> Tournament:
+        director = User.objects.create_superuser("director", password=PASSWORD)
+        tournament = Tournament.objects.create(name="Club night", director=director,
+                                               format="swiss", format_options={"rounds": 3}, match_lengths=[3],
+                                               is_rated=False)
+        tournament_services.tournament_open_registration(tournament_id=tournament.pk,
+                                                         actor=director)
+        for number, name in enumerate(("ayla", "berk", "cem", "deniz")):
+            player = player_for_user(User.objects.create_user(name, password=PASSWORD))
+            player.rating = 1600 - number * 25
+            player.save(update_fields=["rating"])
+            tournament_services.entry_register(tournament_id=tournament.pk, player=player)
+        tournament_services.tournament_start(tournament_id=tournament.pk, actor=director)
+        return tournament
+
+    return in_thread(create)
+
+
+def test_axe_finds_no_serious_or_critical_violation_on_any_page(
+        live_server_process: WebServer, browser: Any, artifacts: Path) -> None:
+    if not AXE.exists():
+        pytest.fail(f"{AXE} is missing: run `npm ci` (make install-test does)")
+    server = live_server_process
+    finished = seat_two(("rita", "ralf"), [[3, 1], [6, 4]], cube_enabled=False, match_length=1)
+    act(finished.pk, 0, "play", "8/5 6/5")
+    act(finished.pk, 1, "resign")
+    playing = seat_two(("sara", "sami"), [[6, 1], [5, 3]], match_length=3)
+    tournament = a_tournament()
+
+    violations: dict[str, list[dict[str, Any]]] = {}
+    skip_links: dict[str, str | None] = {}
+
+    def check(page: Any, name: str, path: str, ready: str = "main") -> None:
+        page.goto(f"{server.url}{path}")
+        page.wait_for_selector(ready)
+        found = audit(page)
+        if found:
+            violations[name] = found
+        skip_links[name] = page.evaluate(
+            """() => { const a = document.querySelector('a.skip-link');
+                       return a && document.querySelector(a.getAttribute('href')) ? 'ok' : null; }""")
+
+    anonymous = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)
+    page = anonymous.new_page()
+    page.set_default_timeout(15_000)
+    check(page, "login", "/accounts/login/")
+    check(page, "sign-up", "/accounts/signup/")
+    check(page, "projector", f"/tournaments/{tournament.pk}/projector/", ready=".slide")
+    anonymous.close()
+
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    log_in(page, server, "sara")
+    check(page, "lobby", "/lobby/")
+    check(page, "board", f"/tables/{playing.table_id}/", ready="#table-page[data-connection='live']")
+    page.screenshot(path=str(artifacts / "axe-board.png"))
+    check(page, "review", f"/matches/{finished.pk}/", ready="#review[data-step='0']")
+    check(page, "profile", f"/players/{finished.player0_id}/")
+    check(page, "tournament", f"/tournaments/{tournament.pk}/")
+    check(page, "tournaments", "/tournaments/")
+    context.close()
+
+    assert violations == {}, "axe:\n" + readable(violations)
+    assert [name for name, ok in skip_links.items() if not ok] == []
