@@ -60,17 +60,18 @@ def readable(violations: dict[str, list[dict[str, Any]]]) -> str:
     return "\n".join(lines)
 
 
-def a_tournament() -> Tournament:
-    """A started Swiss event of four with one pairing reported: standings, a round, results."""
+def a_tournament(name: str, players: int, **fields: Any) -> Tournament:
+    """A started event of ``players`` (``fields``: its format and options), seeded by rating."""
     def create() -> Tournament:
-        director = User.objects.create_superuser("director", password=PASSWORD)
-        tournament = Tournament.objects.create(name="Club night", director=director,
-                                               format="swiss", format_options={"rounds": 3}, match_lengths=[3],
-                                               is_rated=False)
+        director, _ = User.objects.get_or_create(
+            username="director", defaults={"is_staff": True, "is_superuser": True})
+        tournament = Tournament.objects.create(name=name, director=director, seeding="rating",
+                                               match_lengths=[3], is_rated=False, **fields)
         tournament_services.tournament_open_registration(tournament_id=tournament.pk,
                                                          actor=director)
-        for number, name in enumerate(("ayla", "berk", "cem", "deniz")):
-            player = player_for_user(User.objects.create_user(name, password=PASSWORD))
+        for number in range(players):
+            user = User.objects.create_user(f"{name[:4].lower()}{number}", password=PASSWORD)
+            player = player_for_user(user)
             player.rating = 1600 - number * 25
             player.save(update_fields=["rating"])
             tournament_services.entry_register(tournament_id=tournament.pk, player=player)
@@ -89,17 +90,21 @@ def test_axe_finds_no_serious_or_critical_violation_on_any_page(
     act(finished.pk, 0, "play", "8/5 6/5")
     act(finished.pk, 1, "resign")
     playing = seat_two(("sara", "sami"), [[6, 1], [5, 3]], match_length=3)
-    tournament = a_tournament()
+    # Swiss: standings and a round's pairings. Six in a knockout: seeds, byes, sides to come.
+    swiss = a_tournament("Club night", 4, format="swiss", format_options={"rounds": 3})
+    knockout = a_tournament("Cup final", 6, format="single_elimination")
 
     violations: dict[str, list[dict[str, Any]]] = {}
     skip_links: dict[str, str | None] = {}
 
-    def check(page: Any, name: str, path: str, ready: str = "main") -> None:
+    def check(page: Any, name: str, path: str, ready: str = "main", menu: bool = True) -> None:
         page.goto(f"{server.url}{path}")
         page.wait_for_selector(ready)
         found = audit(page)
         if found:
             violations[name] = found
+        if not menu:  # the projector: a screen for the room, no menu to skip
+            return
         skip_links[name] = page.evaluate(
             """() => { const a = document.querySelector('a.skip-link');
                        return a && document.querySelector(a.getAttribute('href')) ? 'ok' : null; }""")
@@ -109,7 +114,8 @@ def test_axe_finds_no_serious_or_critical_violation_on_any_page(
     page.set_default_timeout(15_000)
     check(page, "login", "/accounts/login/")
     check(page, "sign-up", "/accounts/signup/")
-    check(page, "projector", f"/tournaments/{tournament.pk}/projector/", ready=".slide")
+    check(page, "projector (Swiss)", f"/tournaments/{swiss.pk}/projector/", ready=".slide", menu=False)
+    check(page, "projector (knockout)", f"/tournaments/{knockout.pk}/projector/", ready=".slide", menu=False)
     anonymous.close()
 
     context = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)
@@ -121,9 +127,18 @@ def test_axe_finds_no_serious_or_critical_violation_on_any_page(
     page.screenshot(path=str(artifacts / "axe-board.png"))
     check(page, "review", f"/matches/{finished.pk}/", ready="#review[data-step='0']")
     check(page, "profile", f"/players/{finished.player0_id}/")
-    check(page, "tournament", f"/tournaments/{tournament.pk}/")
+    check(page, "tournament (Swiss)", f"/tournaments/{swiss.pk}/")
+    check(page, "tournament (knockout)", f"/tournaments/{knockout.pk}/")
     check(page, "tournaments", "/tournaments/")
     context.close()
 
     assert violations == {}, "axe:\n" + readable(violations)
+    # the skip link is the first tab stop and leads into <main>
     assert [name for name, ok in skip_links.items() if not ok] == []
+    page = browser.new_page()
+    page.goto(f"{server.url}/lobby/")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.className") == "skip-link"
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "main"
+    page.close()
