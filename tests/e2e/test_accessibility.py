@@ -107,15 +107,17 @@ def test_axe_finds_no_serious_or_critical_violation_on_any_page(
             return
         skip_links[name] = page.evaluate(
             """() => { const a = document.querySelector('a.skip-link');
-                       return a && document.querySelector(a.getAttribute('href')) ? 'ok' : null; }""")
+                       return a && document.querySelector(a.getAttribute('href'))
+                           ? 'ok' : null; }""")
 
     anonymous = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)
     page = anonymous.new_page()
     page.set_default_timeout(15_000)
     check(page, "login", "/accounts/login/")
     check(page, "sign-up", "/accounts/signup/")
-    check(page, "projector (Swiss)", f"/tournaments/{swiss.pk}/projector/", ready=".slide", menu=False)
-    check(page, "projector (knockout)", f"/tournaments/{knockout.pk}/projector/", ready=".slide", menu=False)
+    for name, event in (("Swiss", swiss), ("knockout", knockout)):
+        check(page, f"projector ({name})", f"/tournaments/{event.pk}/projector/", ready=".slide",
+              menu=False)
     anonymous.close()
 
     context = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)
@@ -123,7 +125,8 @@ def test_axe_finds_no_serious_or_critical_violation_on_any_page(
     page.set_default_timeout(15_000)
     log_in(page, server, "sara")
     check(page, "lobby", "/lobby/")
-    check(page, "board", f"/tables/{playing.table_id}/", ready="#table-page[data-connection='live']")
+    check(page, "board", f"/tables/{playing.table_id}/",
+          ready="#table-page[data-connection='live']")
     page.screenshot(path=str(artifacts / "axe-board.png"))
     check(page, "review", f"/matches/{finished.pk}/", ready="#review[data-step='0']")
     check(page, "profile", f"/players/{finished.player0_id}/")
