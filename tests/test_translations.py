@@ -353,7 +353,7 @@ DATA_ENGLISH = ENGLISH_WORDS | {
     "opening", "rolled", "resigned", "forfeited", "withdrew", "disqualified", "disconnected",
     "grace", "lost on time", "started", "session", "over", "won", "single", "elimination",
     "swiss", "robin", "consolation", "knockout", "referee", "awarded", "voided", "winner",
-    "winners", "losers", "final", "bracket", "bye", "withdrawn", "absent", "notice",
+    "winners", "losers", "bracket", "bye", "withdrawn", "absent", "notice",
     "corrected", "confirmed", "report", "imported", "division", "assigned", "check in",
 }
 
@@ -362,10 +362,14 @@ DATA_ENGLISH = ENGLISH_WORDS | {
 NOTATION = re.compile(r"(?<![\w/])(?:bar|[0-9۰-۹]+)(?:/(?:bar|off|[0-9۰-۹]+)\*?)+(?:\([0-9۰-۹]\))?")
 
 
+# The keyboard's own key names, as the replay's help names them in every language.
+KEY_NAMES = ("Home", "End")
+
+
 def data_english_left(strings: list[str]) -> list[str]:
     found = []
     for text in strings:
-        for allowed in ALLOWED:
+        for allowed in ALLOWED + KEY_NAMES:
             text = text.replace(allowed, "")
         lowered = text.lower()
         for word in DATA_ENGLISH:
@@ -459,3 +463,79 @@ def test_the_data_word_check_sees_an_english_log_line_and_leaves_notation_alone(
     line = "Oynadı: bar/20* 13/3(2) 6/off 24/18*/13."
     assert NOTATION.sub("", line).split() == ["Oynadı:", "."]
     assert data_english_left([NOTATION.sub("", "bar off")]) != []
+
+
+@pytest.fixture
+def every_format(db: None, settings: Any) -> dict[str, int]:
+    """A started tournament of six for each format (byes, brackets, standings, a knockout
+    cut), one with a withdrawal and a disqualification in its director's log: format ->
+    tournament id."""
+    from matches import services as match_services
+    from tournaments import services as tournament_services
+    from tournaments.models import FormatName, Tournament
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    director = User.objects.create_user(username="mudir", is_staff=True)
+    players = []
+    for number in range(6):
+        player = match_services.player_for_user(User.objects.create_user(username=f"o{number}"))
+        player.rating = 1700 - 30 * number
+        player.save(update_fields=["rating"])
+        players.append(player)
+    options = {"swiss": {"rounds": 3}, "swiss_cut": {"rounds": 2, "cut": 4}}
+    events = {}
+    for format_name in FormatName.values:
+        tournament = Tournament.objects.create(
+            name="Nowruz", director=director, format=format_name, seeding="rating",
+            format_options=options.get(format_name, {}), match_lengths=[3], is_rated=False)
+        tournament_services.tournament_open_registration(tournament_id=tournament.pk,
+                                                         actor=director)
+        for player in players:
+            tournament_services.entry_register(tournament_id=tournament.pk, player=player)
+        tournament_services.tournament_start(tournament_id=tournament.pk, actor=director)
+        events[format_name] = tournament.pk
+    first = Tournament.objects.get(pk=events[FormatName.SWISS])
+    entries = list(first.entries.order_by("seed"))
+    tournament_services.entry_withdraw(entry_id=entries[-1].pk, actor=director)
+    tournament_services.entry_withdraw(entry_id=entries[-2].pk, actor=director,
+                                       disqualify=True, reason="بی‌احترامی")
+    return events
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_formats_pages_and_the_directors_log_are_in_the_readers_language(
+        language: str, every_format: dict[str, int]) -> None:
+    client = Client()
+    client.force_login(User.objects.get(username="mudir"))
+    client.cookies["django_language"] = language
+    problems: dict[str, list[str]] = {}
+    for format_name, pk in every_format.items():
+        for page_name in ("", "results/", "projector/", "desk/"):
+            path = f"/tournaments/{pk}/{page_name}"
+            response = client.get(path)
+            assert response.status_code == 200, path
+            page = visible(response.content.decode())
+            found = data_english_left(page.text + page.attributes)
+            if language == "fa":
+                found += [f"Latin digits in {t!r}" for t in page.text if LATIN_DIGIT.search(t)]
+            if found:
+                problems[f"{format_name} {path}"] = found
+    assert problems == {}, "\n".join(f"{k}: {v}" for k, v in problems.items())
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_reason_the_services_log_reads_in_the_readers_language(language: str) -> None:
+    from django.utils import translation
+
+    from matches import log_reasons
+    from tournaments.desk import LOG_REASONS, log_reason
+
+    samples = [pattern.pattern.replace(r"(?P<slot>\S+)", "R1-2").replace(r"(?P<match>\d+)", "7")
+               .replace("(?P<reason>.+)", log_reasons.with_detail(log_reasons.WITHDREW, "سفر"))
+               .replace("(?P<player>.+)", "Kerem") for pattern, _words in LOG_REASONS]
+    assert all(any(p.fullmatch(s) for s in samples) for p, _w in LOG_REASONS)
+    samples += [log_reasons.with_detail(code, "سفر") for code in log_reasons.WORDS]
+    with translation.override(language):
+        shown = [log_reason(sample) for sample in samples]
+    assert data_english_left(shown) == [], shown
+    assert log_reason("Kerem'in telefonu kapandı") == "Kerem'in telefonu kapandı"
