@@ -1,5 +1,6 @@
 # Tavla: `make run` starts the whole club server, `make test` checks everything.
-# Needs only Python 3.11+ and make; everything else goes into .venv.
+# Needs only Python 3.11+ and make; everything else goes into .venv (and, for the tests,
+# node_modules/: npm ci installs axe-core for the accessibility audit).
 
 # Tavla is safe by default (DEBUG off, a real SECRET_KEY required); these targets are the
 # developer's tools, so they run in development mode unless the environment says otherwise.
