@@ -318,6 +318,7 @@ def test_pages_show_no_english_and_persian_pages_no_latin_digits(
     client.force_login(User.objects.get(username=pages["user"]))
     client.cookies["django_language"] = language
     problems: dict[str, list[str]] = {}
+    phrases = catalogue_phrases(language)
     for name in ("home", "lobby", "table", "tournaments", "tournament", "player", "rules",
                  "results"):
         response = client.get(pages[name])
@@ -326,6 +327,7 @@ def test_pages_show_no_english_and_persian_pages_no_latin_digits(
         assert f'lang="{language}"' in html
         page = visible(html)
         found = english_left(page.text + page.attributes)
+        found += catalogue_english_left(page.text + page.attributes, phrases)
         if language == "fa":
             found += [f"Latin digits in {t!r}" for t in page.text if LATIN_DIGIT.search(t)]
         if found:
@@ -335,6 +337,7 @@ def test_pages_show_no_english_and_persian_pages_no_latin_digits(
     for path in ("/accounts/login/", "/accounts/signup/", "/"):
         page = visible(anonymous.get(path).content.decode())
         found = english_left(page.text + page.attributes)
+        found += catalogue_english_left(page.text + page.attributes, phrases)
         if language == "fa":
             found += [f"Latin digits in {t!r}" for t in page.text if LATIN_DIGIT.search(t)]
         if found:
@@ -356,6 +359,40 @@ DATA_ENGLISH = ENGLISH_WORDS | {
     "winners", "losers", "bracket", "bye", "withdrawn", "absent", "notice",
     "corrected", "confirmed", "report", "imported", "division", "assigned", "check in",
 }
+
+
+def catalogue_phrases(language: str) -> re.Pattern[str]:
+    """The English phrases of the source catalogue (two words or more between placeholders)
+    that the language's translation does not itself contain, as one pattern: none should
+    reach its pages."""
+    phrases = set()
+    for entry in catalogue(language):
+        if entry.obsolete:
+            continue
+        translated = " ".join(text for _source, text in translations(entry))
+        for source, _text in translations(entry):
+            for fragment in re.split(r"%(?:\(\w+\))?[sdif]|\{\w*\}|[.:;,!?()«»“”\"]", source):
+                fragment = " ".join(fragment.split())
+                if (len(fragment.split()) >= 2 and re.search(r"[a-z]", fragment)
+                        and fragment not in translated):
+                    phrases.add(fragment)
+    alternatives = "|".join(re.escape(p) for p in sorted(phrases, key=len, reverse=True))
+    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)")
+
+
+def catalogue_english_left(strings: list[str], phrases: re.Pattern[str]) -> list[str]:
+    found = []
+    for text in strings:
+        text = " ".join(text.split())
+        found += [f"{match.group()!r} in {text!r}" for match in phrases.finditer(text)]
+    return found
+
+
+def test_the_catalogue_phrases_are_the_sources_english() -> None:
+    phrases = catalogue_phrases("tr")
+    assert phrases.pattern.count("|") > 500
+    assert catalogue_english_left(["Ana içerik", "x Skip to the main content"], phrases) == [
+        "'Skip to the main content' in 'x Skip to the main content'"]
 
 
 # A play in the log: 8/5 6/5, bar/20*, 13/3(2), 6/off, 24/18*/13.
@@ -452,7 +489,7 @@ def test_the_referees_replay_log_is_in_the_readers_language(
     log = html[html.index('class="replay'):html.index("</table>", html.index('class="replay-log'))]
     page = visible(log)
     texts = [NOTATION.sub("", text) for text in page.text + page.attributes]
-    found = data_english_left(texts)
+    found = data_english_left(texts) + catalogue_english_left(texts, catalogue_phrases(language))
     if language == "fa":  # the page's digits are Persian, the notation's included
         found += [f"Latin digits in {t!r}" for t in page.text if LATIN_DIGIT.search(t)]
     assert found == [], "\n".join(found)
@@ -509,6 +546,7 @@ def test_every_formats_pages_and_the_directors_log_are_in_the_readers_language(
     client.force_login(User.objects.get(username="mudir"))
     client.cookies["django_language"] = language
     problems: dict[str, list[str]] = {}
+    phrases = catalogue_phrases(language)
     for format_name, pk in every_format.items():
         for page_name in ("", "results/", "projector/", "desk/"):
             path = f"/tournaments/{pk}/{page_name}"
@@ -516,6 +554,7 @@ def test_every_formats_pages_and_the_directors_log_are_in_the_readers_language(
             assert response.status_code == 200, path
             page = visible(response.content.decode())
             found = data_english_left(page.text + page.attributes)
+            found += catalogue_english_left(page.text + page.attributes, phrases)
             if language == "fa":
                 found += [f"Latin digits in {t!r}" for t in page.text if LATIN_DIGIT.search(t)]
             if found:
