@@ -1,7 +1,8 @@
 """axe-core audits the pages a player, a spectator and a director see, in a real browser:
 no serious or critical violation (contrast, names, labels, structure) on the lobby, a board
-while playing, a review, a profile, a tournament page and its projector, the login and the
-sign-up pages; and every page starts with a skip link to its main content.
+while playing, a review, a profile, a tournament page (Swiss and knockout) and its projector,
+the login and the sign-up pages, and the lobby, a board and a tournament in Persian (right
+to left); and every page with the site's menu starts with a skip link to its main content.
 
 axe comes from npm (package.json's devDependency; ``make install-test`` runs ``npm ci``).
 The page's Content-Security-Policy would refuse the injected script, so the audit's browser
@@ -133,6 +134,13 @@ def test_axe_finds_no_serious_or_critical_violation_on_any_page(
     check(page, "tournament (Swiss)", f"/tournaments/{swiss.pk}/")
     check(page, "tournament (knockout)", f"/tournaments/{knockout.pk}/")
     check(page, "tournaments", "/tournaments/")
+    # right to left, in Persian: the same pages mirrored, their own words and digits
+    context.add_cookies([{"name": "django_language", "value": "fa", "url": server.url}])
+    check(page, "lobby (fa)", "/lobby/")
+    assert page.get_attribute("html", "dir") == "rtl"
+    check(page, "board (fa)", f"/tables/{playing.table_id}/",
+          ready="#table-page[data-connection='live']")
+    check(page, "tournament (knockout, fa)", f"/tournaments/{knockout.pk}/")
     context.close()
 
     assert violations == {}, "axe:\n" + readable(violations)
