@@ -1,5 +1,6 @@
 # Tavla: `make run` starts the whole club server, `make test` checks everything.
-# Needs only Python 3.11+ and make; everything else goes into .venv.
+# Needs only Python 3.11+ and make; everything else goes into .venv (and, for the tests,
+# node_modules/: npm ci installs axe-core for the accessibility audit).
 
 # Tavla is safe by default (DEBUG off, a real SECRET_KEY required); these targets are the
 # developer's tools, so they run in development mode unless the environment says otherwise.
@@ -82,6 +83,9 @@ $(STAMP): pyproject.toml | $(PY)
 	$(PY) -m pip install -e .
 	touch $@
 
-$(TEST_STAMP): pyproject.toml $(STAMP)
+# The browser tests also inject axe-core (package.json's devDependency, locked in
+# package-lock.json) into the pages they audit: npm ci installs exactly that into node_modules/.
+$(TEST_STAMP): pyproject.toml package.json package-lock.json $(STAMP)
 	$(PY) -m pip install -e '.[test]'
+	npm ci --no-audit --no-fund
 	touch $@

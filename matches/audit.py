@@ -12,6 +12,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from matches.log_reasons import reason_text
 from matches.models import Event, LogKind, Match
 from matches.state import awaiting_client_seeds, full_state, match_client_seeds, replay_log
 from tavla.engine.dice import (
@@ -203,7 +204,7 @@ def _describe(event: Event, names: tuple[str, str]) -> str:
         text = {"resign": _("%(name)s resigned"), "timeout": _("%(name)s lost on time"),
                 "forfeit": _("%(name)s forfeited")}[kind] % {"name": who}
         if payload.get("reason"):
-            text += f" ({payload['reason']})"
+            text += f" ({reason_text(str(payload['reason']))})"
         return text + "."
     if kind == "adjudicate":
         points = action.get("points")
@@ -234,7 +235,7 @@ def _describe(event: Event, names: tuple[str, str]) -> str:
             return _("Match over, no winner: %(a)s-%(b)s (%(reason)s).") % values
         return _("Match over, won by %(name)s: %(a)s-%(b)s (%(reason)s).") % values
     if event.kind == LogKind.VOID:
-        return _("Voided: %(reason)s") % {"reason": payload.get("reason", "")}
+        return _("Voided: %(reason)s") % {"reason": reason_text(str(payload.get("reason", "")))}
     return str(event.get_kind_display())
 
 

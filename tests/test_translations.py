@@ -318,6 +318,7 @@ def test_pages_show_no_english_and_persian_pages_no_latin_digits(
     client.force_login(User.objects.get(username=pages["user"]))
     client.cookies["django_language"] = language
     problems: dict[str, list[str]] = {}
+    phrases = catalogue_phrases(language)
     for name in ("home", "lobby", "table", "tournaments", "tournament", "player", "rules",
                  "results"):
         response = client.get(pages[name])
@@ -326,6 +327,7 @@ def test_pages_show_no_english_and_persian_pages_no_latin_digits(
         assert f'lang="{language}"' in html
         page = visible(html)
         found = english_left(page.text + page.attributes)
+        found += catalogue_english_left(page.text + page.attributes, phrases)
         if language == "fa":
             found += [f"Latin digits in {t!r}" for t in page.text if LATIN_DIGIT.search(t)]
         if found:
@@ -335,8 +337,244 @@ def test_pages_show_no_english_and_persian_pages_no_latin_digits(
     for path in ("/accounts/login/", "/accounts/signup/", "/"):
         page = visible(anonymous.get(path).content.decode())
         found = english_left(page.text + page.attributes)
+        found += catalogue_english_left(page.text + page.attributes, phrases)
         if language == "fa":
             found += [f"Latin digits in {t!r}" for t in page.text if LATIN_DIGIT.search(t)]
         if found:
             problems[path] = found
     assert problems == {}
+
+
+# --- The referee's replay and the words that come from data --------------------------------
+#
+# The page checks above see the words a template writes; these see the words the data
+# carries: the replay log the referee reads (every kind of event, the forfeit reasons the
+# server and the tournaments write), every tournament format's page, and the director's log.
+
+# Words of the log and of data that no Persian or Turkish reader should meet in English.
+DATA_ENGLISH = ENGLISH_WORDS | {
+    "opening", "rolled", "resigned", "forfeited", "withdrew", "disqualified", "disconnected",
+    "grace", "lost on time", "started", "session", "over", "won", "single", "elimination",
+    "swiss", "robin", "consolation", "knockout", "referee", "awarded", "voided", "winner",
+    "winners", "losers", "bracket", "bye", "withdrawn", "absent", "notice",
+    "corrected", "confirmed", "report", "imported", "division", "assigned", "check in",
+}
+
+
+def catalogue_phrases(language: str) -> re.Pattern[str]:
+    """The English phrases of the source catalogue (two words or more between placeholders)
+    that the language's translation does not itself contain, as one pattern: none should
+    reach its pages."""
+    phrases = set()
+    for entry in catalogue(language):
+        if entry.obsolete:
+            continue
+        translated = " ".join(text for _source, text in translations(entry))
+        for source, _text in translations(entry):
+            for fragment in re.split(r"%(?:\(\w+\))?[sdif]|\{\w*\}|[.:;,!?()«»“”\"]", source):
+                fragment = " ".join(fragment.split())
+                if (len(fragment.split()) >= 2 and re.search(r"[a-z]", fragment)
+                        and fragment not in translated):
+                    phrases.add(fragment)
+    alternatives = "|".join(re.escape(p) for p in sorted(phrases, key=len, reverse=True))
+    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)")
+
+
+def catalogue_english_left(strings: list[str], phrases: re.Pattern[str]) -> list[str]:
+    found = []
+    for text in strings:
+        text = " ".join(text.split())
+        found += [f"{match.group()!r} in {text!r}" for match in phrases.finditer(text)]
+    return found
+
+
+def test_the_catalogue_phrases_are_the_sources_english() -> None:
+    phrases = catalogue_phrases("tr")
+    assert phrases.pattern.count("|") > 500
+    assert catalogue_english_left(["Ana içerik", "x Skip to the main content"], phrases) == [
+        "'Skip to the main content' in 'x Skip to the main content'"]
+
+
+# A play in the log: 8/5 6/5, bar/20*, 13/3(2), 6/off, 24/18*/13.
+NOTATION = re.compile(r"(?<![\w/])(?:bar|[0-9۰-۹]+)(?:/(?:bar|off|[0-9۰-۹]+)\*?)+(?:\([0-9۰-۹]\))?")
+
+
+# The keyboard's own key names, as the replay's help names them in every language.
+KEY_NAMES = ("Home", "End")
+
+
+def data_english_left(strings: list[str]) -> list[str]:
+    found = []
+    for text in strings:
+        for allowed in ALLOWED + KEY_NAMES:
+            text = text.replace(allowed, "")
+        lowered = text.lower()
+        for word in DATA_ENGLISH:
+            if re.search(rf"(?<![\w]){re.escape(word)}(?![\w])", lowered):
+                found.append(f"{word!r} in {text!r}")
+    return found
+
+
+@pytest.fixture
+def logged_matches(db: None, settings: Any) -> list[Any]:
+    """Matches whose logs hold every kind of entry: a 5-point match played out with cube
+    actions and resignations, a money session ended, forfeits for each reason the server
+    writes (a disconnection past grace, a withdrawal, a disqualification), a referee's
+    award, a voided match."""
+    import random
+
+    from matches import services as match_services
+    from matches.demo.tables import play_out
+    from matches.models import Match, Table
+    from matches.services.clocks import GRACE_FORFEIT_REASON
+
+    settings.TAVLA_SCRIPTED_DICE = True
+    referee = User.objects.create_user(username="hakem", is_staff=True, is_superuser=True)
+    counter = iter(range(1000))
+
+    def start(**options: Any) -> Match:
+        first, second = (match_services.player_for_user(
+            User.objects.create_user(username=f"p{next(counter)}")) for _ in range(2))
+        options.setdefault("match_length", 5)
+        table = match_services.table_create(name="t", **options)
+        Table.objects.filter(pk=table.pk).update(scripted_dice=[[6, 1]] + [[3, 3]] * 300)
+        match_services.table_sit(table_id=table.pk, player=first)
+        match_services.table_sit(table_id=table.pk, player=second)
+        return Match.objects.filter(table=table).latest("pk")
+
+    played = play_out(start(), random.Random(5), double=0.3, take=0.5, resign=0.05)
+    money = play_out(start(match_length=None, is_rated=False), random.Random(6),
+                     session_games=1, double=0.2, take=0.9)
+    matches = [played, money]
+    for reason in (GRACE_FORFEIT_REASON, "withdrew", "disqualified: بی‌احترامی"):
+        match = start()
+        match_services.match_forfeit(match_id=match.pk, loser=match.player1, reason=reason)
+        matches.append(match)
+    awarded = start()
+    match_services.match_adjudicate(match_id=awarded.pk, referee=referee,
+                                    winner=awarded.player0, scope="match", reason="قطع برق")
+    matches.append(awarded)
+    return [Match.objects.get(pk=m.pk) for m in matches]
+
+
+def test_the_logged_matches_hold_every_kind_of_entry(logged_matches: list[Any]) -> None:
+    from matches.models import Event
+
+    kinds = set(Event.objects.filter(match__in=logged_matches).values_list("kind", flat=True))
+    assert {"start", "opening_roll", "roll", "play", "double", "take", "drop", "resign",
+            "forfeit", "adjudicate", "game_end", "match_end", "end_session"} <= kinds
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_referees_replay_log_is_in_the_readers_language(
+        language: str, logged_matches: list[Any]) -> None:
+    from django.utils import translation
+
+    from matches.audit import replay_steps
+
+    problems = []
+    with translation.override(language):
+        for match in logged_matches:
+            for step in replay_steps(match):
+                # A play's notation (bar/20 6/off) is the game's own, as on the review page.
+                line = NOTATION.sub("", f"{step.event.get_kind_display()}: {step.description}")
+                problems += data_english_left([line])
+    assert problems == [], "\n".join(sorted(set(problems)))
+    client = Client()
+    client.force_login(User.objects.get(username="hakem"))
+    client.cookies["django_language"] = language
+    response = client.get(f"/admin/matches/match/{logged_matches[0].pk}/replay/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    log = html[html.index('class="replay'):html.index("</table>", html.index('class="replay-log'))]
+    page = visible(log)
+    texts = [NOTATION.sub("", text) for text in page.text + page.attributes]
+    found = data_english_left(texts) + catalogue_english_left(texts, catalogue_phrases(language))
+    if language == "fa":  # the page's digits are Persian, the notation's included
+        found += [f"Latin digits in {t!r}" for t in page.text if LATIN_DIGIT.search(t)]
+    assert found == [], "\n".join(found)
+
+
+def test_the_data_word_check_sees_an_english_log_line_and_leaves_notation_alone() -> None:
+    assert data_english_left(["تسلیم شد (withdrew)."]) == ["'withdrew' in 'تسلیم شد (withdrew).'"]
+    line = "Oynadı: bar/20* 13/3(2) 6/off 24/18*/13."
+    assert NOTATION.sub("", line).split() == ["Oynadı:", "."]
+    assert data_english_left([NOTATION.sub("", "bar off")]) != []
+
+
+@pytest.fixture
+def every_format(db: None, settings: Any) -> dict[str, int]:
+    """A started tournament of six for each format (byes, brackets, standings, a knockout
+    cut), one with a withdrawal and a disqualification in its director's log: format ->
+    tournament id."""
+    from matches import services as match_services
+    from tournaments import services as tournament_services
+    from tournaments.models import FormatName, Tournament
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    director = User.objects.create_user(username="mudir", is_staff=True)
+    players = []
+    for number in range(6):
+        player = match_services.player_for_user(User.objects.create_user(username=f"o{number}"))
+        player.rating = 1700 - 30 * number
+        player.save(update_fields=["rating"])
+        players.append(player)
+    options = {"swiss": {"rounds": 3}, "swiss_cut": {"rounds": 2, "cut": 4}}
+    events = {}
+    for format_name in FormatName.values:
+        tournament = Tournament.objects.create(
+            name="Nowruz", director=director, format=format_name, seeding="rating",
+            format_options=options.get(format_name, {}), match_lengths=[3], is_rated=False)
+        tournament_services.tournament_open_registration(tournament_id=tournament.pk,
+                                                         actor=director)
+        for player in players:
+            tournament_services.entry_register(tournament_id=tournament.pk, player=player)
+        tournament_services.tournament_start(tournament_id=tournament.pk, actor=director)
+        events[format_name] = tournament.pk
+    first = Tournament.objects.get(pk=events[FormatName.SWISS])
+    entries = list(first.entries.order_by("seed"))
+    tournament_services.entry_withdraw(entry_id=entries[-1].pk, actor=director)
+    tournament_services.entry_withdraw(entry_id=entries[-2].pk, actor=director,
+                                       disqualify=True, reason="بی‌احترامی")
+    return events
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_formats_pages_and_the_directors_log_are_in_the_readers_language(
+        language: str, every_format: dict[str, int]) -> None:
+    client = Client()
+    client.force_login(User.objects.get(username="mudir"))
+    client.cookies["django_language"] = language
+    problems: dict[str, list[str]] = {}
+    phrases = catalogue_phrases(language)
+    for format_name, pk in every_format.items():
+        for page_name in ("", "results/", "projector/", "desk/"):
+            path = f"/tournaments/{pk}/{page_name}"
+            response = client.get(path)
+            assert response.status_code == 200, path
+            page = visible(response.content.decode())
+            found = data_english_left(page.text + page.attributes)
+            found += catalogue_english_left(page.text + page.attributes, phrases)
+            if language == "fa":
+                found += [f"Latin digits in {t!r}" for t in page.text if LATIN_DIGIT.search(t)]
+            if found:
+                problems[f"{format_name} {path}"] = found
+    assert problems == {}, "\n".join(f"{k}: {v}" for k, v in problems.items())
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_reason_the_services_log_reads_in_the_readers_language(language: str) -> None:
+    from django.utils import translation
+
+    from matches import log_reasons
+    from tournaments.desk import LOG_REASONS, log_reason
+
+    samples = [pattern.pattern.replace(r"(?P<slot>\S+)", "R1-2").replace(r"(?P<match>\d+)", "7")
+               .replace("(?P<reason>.+)", log_reasons.with_detail(log_reasons.WITHDREW, "سفر"))
+               .replace("(?P<player>.+)", "Kerem") for pattern, _words in LOG_REASONS]
+    assert all(any(p.fullmatch(s) for s in samples) for p, _w in LOG_REASONS)
+    samples += [log_reasons.with_detail(code, "سفر") for code in log_reasons.WORDS]
+    with translation.override(language):
+        shown = [log_reason(sample) for sample in samples]
+    assert data_english_left(shown) == [], shown
+    assert log_reason("Kerem'in telefonu kapandı") == "Kerem'in telefonu kapandı"

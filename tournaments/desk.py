@@ -14,6 +14,7 @@ a :class:`~tournaments.services.TournamentError`, which changes nothing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
@@ -24,6 +25,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
+from matches import log_reasons
 from matches.models import Player
 from tournaments import permissions, selectors, services, treasury
 from tournaments.models import (
@@ -598,6 +600,45 @@ LOG_LABELS: dict[str, str | Promise] = {
     "side_pool_created": _("side pool added"), "side_pool_changed": _("side pool changed"),
     "side_pool_deleted": _("side pool deleted"), "division_changed": _("division changed"),
 }
+
+
+# The reasons the services write into the log themselves (tournaments/services), as the desk
+# shows them in the reader's language; a director's or referee's own words inside them, and
+# any reason typed by a person, are shown as written. Each pattern matches a whole reason.
+LOG_REASONS: tuple[tuple[re.Pattern[str], str | Promise], ...] = tuple(
+    (re.compile(pattern), words) for pattern, words in (
+        (r"both players are out of the tournament: both lose",
+         _("both players are out of the tournament: both lose")),
+        (r"decided again after a correction", _("decided again after a correction")),
+        (r"did not check in", _("did not check in")),
+        (r"fewer than two players", _("fewer than two players")),
+        (r"not assigned to a division", _("not assigned to a division")),
+        (r"players imported from CSV", _("players imported from CSV")),
+        (r"report confirmed", _("report confirmed")),
+        (r"waiting for the director to assign a division",
+         _("waiting for the director to assign a division")),
+        (r"withdrawn by the director", _("withdrawn by the director")),
+        (r"absent from (?P<slot>\S+) without notice", _("absent from %(slot)s without notice")),
+        (r"match (?P<match>\d+) voided: (?P<reason>.+)", _("match %(match)s voided: %(reason)s")),
+        (r"match (?P<match>\d+): (?P<reason>.+)", _("match %(match)s: %(reason)s")),
+        (r"match (?P<match>\d+)", _("match %(match)s")),
+        (r"the result of (?P<slot>\S+) was corrected: (?P<reason>.+)",
+         _("the result of %(slot)s was corrected: %(reason)s")),
+        (r"(?P<player>.+) is out of the tournament", _("%(player)s is out of the tournament")),
+    ))
+
+
+def log_reason(reason: str) -> str:
+    """A log line's reason in the reader's language (:data:`LOG_REASONS`); a match's own
+    reason inside it through :func:`matches.log_reasons.reason_text`."""
+    for pattern, words in LOG_REASONS:
+        found = pattern.fullmatch(reason)
+        if found:
+            values = found.groupdict()
+            if "reason" in values:
+                values["reason"] = log_reasons.reason_text(values["reason"])
+            return str(words) % values if values else str(words)
+    return log_reasons.reason_text(reason)
 
 
 def log_of(tournament: Tournament, limit: int = 500) -> QuerySet[TournamentLog]:

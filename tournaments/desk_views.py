@@ -248,7 +248,7 @@ def desk_page(request: HttpRequest, pk: int) -> HttpResponse:
         "entries": entries,
         "divisions": divisions,
         "bracket": bracket,
-        "log": [(line, desk.LOG_LABELS.get(line.action, line.action))
+        "log": [(line, desk.LOG_LABELS.get(line.action, line.action), desk.log_reason(line.reason))
                 for line in desk.log_of(tournament, limit=200)],
         "undo": undo_form,
         "is_paired_format": tournament.format in (FormatName.SWISS, FormatName.ROUND_ROBIN),

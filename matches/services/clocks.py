@@ -40,7 +40,7 @@ from typing import Any, Final
 from django.conf import settings
 from django.utils import timezone
 
-from matches import services
+from matches import log_reasons, services
 from matches.errors import ServiceError
 from matches.models import Event, LogKind, Match, MatchStatus, Player
 from matches.services import presence
@@ -51,7 +51,7 @@ from tavla.redis_client import redis_client
 
 logger = logging.getLogger(__name__)
 
-GRACE_FORFEIT_REASON: Final = "disconnected past grace"
+GRACE_FORFEIT_REASON: Final = log_reasons.DISCONNECTED
 # How far back the sweep looks for flags of absent players (beyond any sensible grace),
 # and for how long after a grace period ended it still checks (an outage of the clock
 # workers, presence unknown for a while): bounded work per sweep.

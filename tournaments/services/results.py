@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db import transaction
 
+from matches import log_reasons
 from matches import services as match_services
 from matches.models import Event, LogKind, Match, MatchStatus
 from tournaments import formats
@@ -169,7 +170,8 @@ def _correct(*, pairing_id: int, actor: Any, winner_entry_id: int | None, reason
     elif live is not None:
         # The void re-opens the pairing (match_finished); the double forfeit then decides it.
         match_services.match_void(match_id=live.pk, referee=acting_user(actor),
-                                  reason=f"double forfeit: {reason}")
+                                  reason=log_reasons.with_detail(
+                                      log_reasons.DOUBLE_FORFEIT, reason))
     with transaction.atomic():
         tournament = locked(row.tournament_id)
         row = Pairing.objects.select_related("round", "entry_a__player",

@@ -14,6 +14,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from matches import log_reasons
 from matches import services as match_services
 from matches.errors import ServiceError
 from matches.models import Player
@@ -82,7 +83,9 @@ def entry_withdraw(*, entry_id: int, actor: Any = None, reason: str = "",
             try:
                 match_services.match_forfeit(
                     match_id=live.pk, loser=entry.player,
-                    reason=f"{'disqualified' if disqualify else 'withdrew'}: {reason}".strip(),
+                    reason=log_reasons.with_detail(
+                        log_reasons.DISQUALIFIED if disqualify else log_reasons.WITHDREW,
+                        reason),
                     actor=acting_user(actor),
                 )
             except ServiceError as error:
@@ -97,7 +100,8 @@ def entry_withdraw(*, entry_id: int, actor: Any = None, reason: str = "",
             live = live_match(row)
             if live is not None:  # started in between: forfeit it (its receiver records it)
                 match_services.match_forfeit(match_id=live.pk, loser=entry.player,
-                                             reason="withdrew", actor=acting_user(actor))
+                                             reason=log_reasons.WITHDREW,
+                                             actor=acting_user(actor))
                 continue
             assert row.entry_a is not None and row.entry_b is not None
             opponent = row.entry_b if row.entry_a_id == entry.pk else row.entry_a
