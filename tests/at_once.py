@@ -1,6 +1,6 @@
-"""Several calls started at the same moment, each on its own thread and database connection
-(committed data: ``django_db(transaction=True)``), for the tests of bounds that two requests
-must not both pass."""
+"""Calls started at the same moment, each on its own thread and database connection
+(committed data: ``django_db(transaction=True)``), for the tests of what two requests must not
+both do: pass a bound, apply one action twice."""
 
 from __future__ import annotations
 
@@ -11,12 +11,13 @@ from typing import Any
 from django.db import connections
 
 
-def at_once(call: Callable[[], Any], times: int) -> list[Any]:
-    """Run ``call`` ``times`` times at once; what each returned, or the exception it raised."""
-    barrier = threading.Barrier(times)
-    results: list[Any] = [None] * times
+def race(*calls: Callable[[], Any]) -> list[Any]:
+    """Run ``calls`` in threads released together; what each returned, or the exception it
+    raised (the caller's assertions report it)."""
+    barrier = threading.Barrier(len(calls))
+    results: list[Any] = [None] * len(calls)
 
-    def run(index: int) -> None:
+    def run(index: int, call: Callable[[], Any]) -> None:
         try:
             barrier.wait(timeout=10)
             results[index] = call()
@@ -25,10 +26,15 @@ def at_once(call: Callable[[], Any], times: int) -> list[Any]:
         finally:
             connections.close_all()
 
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(times)]
+    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join(timeout=60)
     assert not any(thread.is_alive() for thread in threads)
     return results
+
+
+def at_once(call: Callable[[], Any], times: int) -> list[Any]:
+    """``call`` run ``times`` times at once (:func:`race`)."""
+    return race(*[call] * times)

@@ -8,43 +8,17 @@ of each transaction, which serializes them just the same. Both run here.
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
 from typing import Any
 
 import pytest
-from django.db import connection, connections
+from django.db import connection
 
 from matches import services
 from matches.models import Match
 from matches.state import load_state
+from tests.at_once import race
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def race(*calls: Callable[[], Any]) -> list[Any]:
-    """Run ``calls`` in threads released together; each result or ServiceError is returned."""
-    barrier = threading.Barrier(len(calls))
-    results: list[Any] = [None] * len(calls)
-
-    def run(index: int, call: Callable[[], Any]) -> None:
-        try:
-            barrier.wait(timeout=10)
-            results[index] = call()
-        except services.ServiceError as error:
-            results[index] = error
-        except Exception as error:  # noqa: BLE001 - reported by the assertions
-            results[index] = error
-        finally:
-            connections.close_all()
-
-    threads = [threading.Thread(target=run, args=(i, call)) for i, call in enumerate(calls)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert not any(thread.is_alive() for thread in threads)
-    return results
 
 
 def assert_log_is_whole(match: Match) -> None:
