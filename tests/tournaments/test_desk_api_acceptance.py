@@ -8,6 +8,9 @@ against the others and against the payouts worked out here by hand.
 The ``swiss_cut`` format has no consolation flight (its knockout is a plain single
 elimination), so the consolation share set on each division has nobody to pay and goes back
 to the main flight, as docs/tournaments.md ("Flights") says.
+
+The pairings, standings, cut, places and payouts are worked out again by hand in
+:mod:`tests.tournaments.event_checks`, which the browser run of the same event shares.
 """
 
 from __future__ import annotations
@@ -21,14 +24,17 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from matches.models import Player
+from tests.tournaments.event_checks import (
+    FEE,
+    LENGTH,
+    check_division,
+    name,
+    players_csv,
+)
 from tests.tournaments.test_published_files_agree import cross_check
 from tournaments.models import Tournament, TournamentLog
-from tournaments.treasury import money_summary
 
 pytestmark = pytest.mark.django_db
-
-FEE = Decimal("10.00")
-LENGTH = 3
 
 
 def client_for(user: User) -> APIClient:
@@ -63,15 +69,6 @@ class Desk:
 
     def entries(self, tournament: int) -> dict[str, dict[str, Any]]:
         return {e["name"]: e for e in self.get(f"{tournament}/entries/")}
-
-
-def name(i: int) -> str:
-    return f"Player {i:02d}"
-
-
-def rating(i: int) -> float:
-    # 0-15 below 1800 (Intermediate), 16-31 from 1800 (Open).
-    return 1490.0 + 20 * i
 
 
 def better(pairing: dict[str, Any]) -> int:
@@ -122,9 +119,7 @@ def test_a_32_player_divided_swiss_cut_event_runs_over_the_api_alone(
     assert Tournament.objects.count() == 3
 
     # -- Players and ratings from CSV: a dry run, then for real. ------------------------------
-    lines = ["name,club,rating,experience"] + [
-        f"{name(i)},Tehran BG,{rating(i)},{10 * i}" for i in range(32)]
-    csv_text = "\n".join(lines) + "\n"
+    csv_text = players_csv()
     ref.post("players/import/", {"csv": csv_text, "dry_run": False}, 403)
     before = Player.objects.count()
     dry = boss.post("players/import/", {"csv": csv_text})
@@ -227,27 +222,27 @@ def test_a_32_player_divided_swiss_cut_event_runs_over_the_api_alone(
         assert len(knockout) == 7
     assert boss.get(f"{event}/")["status"] == "finished"
 
-    # -- Everything published agrees, and the payouts are the rules' by hand. ----------------
+    # -- Everything published agrees, and the pairings, standings, places and payouts are
+    # the rules' by hand.
+    top_entries = boss.entries(top)
+    hand = {
+        top: check_division(Tournament.objects.get(pk=top), out={
+            top_entries[name(16)]["id"]: 3, top_entries[name(31)]["id"]: 4}),
+        low: check_division(Tournament.objects.get(pk=low), late={late["id"]: 2},
+                            swaps={1: (one["a"]["entry"], two["a"]["entry"])}),
+    }
     for division in (top, low):
-        tournament = Tournament.objects.get(pk=division)
-        files = cross_check(tournament)
-        standings: list[dict[str, str]] = files["standings"]  # type: ignore[assignment]
+        standings: list[dict[str, str]] = hand[division]["files"]["standings"]
         ranked = [(int(s["rank"]), s["player"]) for s in standings if s["rank"]]
         # The knockout's final decides 1st and 2nd; its semi-finals' losers share 3rd.
         assert [r for r, _ in ranked[:4]] == [1, 2, 3, 3]
         placings = boss.get(f"{division}/placings/")
         main = next(f for f in placings if f["flight"] == "main")
         assert {(p["place"], p["name"]) for p in main["places"]} == set(ranked[:4])
-        summary = money_summary(tournament)
         pool = FEE * 16
-        assert summary["pool"] == pool and summary["main_pool"] == pool
-        names = {e.pk: e.player.display_name for e in tournament.entries.select_related(
-            "player")}
-        paid = {names[e]: amount for e, amount in summary["payouts"].items() if amount}
         expected = {ranked[0][1]: pool * Decimal("0.4"), ranked[1][1]: pool * Decimal("0.3"),
                     ranked[2][1]: pool * Decimal("0.15"), ranked[3][1]: pool * Decimal("0.15")}
-        assert paid == expected
-        assert sum(paid.values()) == pool
+        assert hand[division]["payouts"] == expected
     standings = cross_check(Tournament.objects.get(pk=top))["standings"]
     out = {s["player"]: s for s in standings}  # type: ignore[union-attr]
     assert out[name(31)]["rank"] == ""  # disqualified: no place, no money
