@@ -10,6 +10,7 @@ call as the write API) and comes back to the desk with the outcome, or the refus
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib import messages
@@ -31,7 +32,15 @@ from tournaments.desk_api import (
     csv_response,
     describe_fields,
 )
-from tournaments.models import Entry, FormatName, PairingStatus, Tournament, TournamentStatus
+from tournaments.models import (
+    Eligibility,
+    Entry,
+    FormatName,
+    PairingStatus,
+    Tournament,
+    TournamentStatus,
+)
+from tournaments.money import PAYOUT_PRESETS
 from tournaments.services.creation import TEMPLATES, can_create
 
 
@@ -58,25 +67,46 @@ def desk_list(request: HttpRequest) -> HttpResponse:
         raise PermissionDenied
     return render(request, "tournaments/desk_list.html", {
         "tournaments": tournaments, "templates": TEMPLATES.values(),
-        "can_create": can_create(request.user), "statuses": TournamentStatus,
+        "payout_presets": list(PAYOUT_PRESETS), "can_create": can_create(request.user),
+        "statuses": TournamentStatus,
         "can_direct_club": permissions.can_direct_club(request.user),
     })
+
+
+def _create_data(post: Any) -> Any:
+    """The create form's input as the API takes it: match lengths typed as "5, 5, 7" are
+    the list [5, 5, 7] (a browser has no list field)."""
+    data = post.copy()
+    lengths = [part for part in re.split(r"[\s,;/]+", data.get("match_lengths", "")) if part]
+    if lengths:
+        data.setlist("match_lengths", lengths)
+    else:
+        data.pop("match_lengths", None)
+    return data
 
 
 @require_POST
 @login_required
 def desk_create(request: HttpRequest) -> HttpResponse:
-    data = CreateSerializer(data=request.POST)
+    """Create a tournament from a template, or (with ``event``) a division of an event,
+    which brings the director back to the event's desk to add the next one."""
+    event = request.POST.get("event", "")
+    back = (reverse("tournaments:desk", args=[int(event)]) + "#desk-divisions"
+            if event.isdigit() else reverse("tournaments:desk_list"))
+    data = CreateSerializer(data=_create_data(request.POST))
     try:
         data.is_valid(raise_exception=True)
         tournament = services.tournament_create_from_template(actor=request.user,
                                                               **data.validated_data)
     except ValidationError as error:
         messages.error(request, _errors_text(error))
-        return HttpResponseRedirect(reverse("tournaments:desk_list"))
+        return HttpResponseRedirect(back)
     except ServiceError as error:
         messages.error(request, error.detail)
-        return HttpResponseRedirect(reverse("tournaments:desk_list"))
+        return HttpResponseRedirect(back)
+    if tournament.event_id is not None:
+        messages.success(request, _("The division is created."))
+        return HttpResponseRedirect(back)
     messages.success(request, _("The tournament is created (a draft)."))
     return HttpResponseRedirect(reverse("tournaments:desk", args=[tournament.pk]))
 
@@ -180,6 +210,14 @@ def desk_page(request: HttpRequest, pk: int) -> HttpResponse:
         "undo": undo_form,
         "is_paired_format": tournament.format in (FormatName.SWISS, FormatName.ROUND_ROBIN),
         "statuses": TournamentStatus,
+        # A division is added on its event's desk, by its director, before the start.
+        "add_division": role == desk.DIRECTOR and can_create(request.user)
+        and tournament.event_id is None and tournament.status in (
+            TournamentStatus.DRAFT, TournamentStatus.REGISTRATION, TournamentStatus.CHECK_IN),
+        "templates": TEMPLATES.values(), "payout_presets": list(PAYOUT_PRESETS),
+        "eligibilities": [(value, label) for value, label in Eligibility.choices
+                          if value != Eligibility.OPEN] + [(Eligibility.OPEN,
+                                                            Eligibility.OPEN.label)],
     })
 
 
