@@ -187,10 +187,12 @@ def enter_round(page: Any, reason: str = "score sheet signed") -> int:
     """Enter the result of every pairing open now, from its box on the pairings page."""
     boxes = open_pairings(page)
     for box in boxes:
-        form = open_form(page, box, "enter_result")
-        winner, _loser = better_of(form)
-        act(page, lambda box=box: open_form(page, box, "enter_result"), "The result is in.",
-            winner=winner, winner_points=str(LENGTH), loser_points="1", reason=reason)
+        def result_form(box: str = box) -> Any:
+            return open_form(page, box, "enter_result")
+
+        winner, _loser = better_of(result_form())
+        act(page, result_form, "The result is in.", winner=winner,
+            winner_points=str(LENGTH), loser_points="1", reason=reason)
     return len(boxes)
 
 
@@ -322,8 +324,8 @@ def run_the_event(boss: Any, ref: Any, url: str, artifacts: Any) -> None:
     event = Tournament.objects.get(name="Club Open")
     event_desk = f"{url}/tournaments/{event.pk}/desk/"
     assert boss.url == event_desk
-    for division, limits in (("Open", {"min_rating": "1800", "division_order": "1"}),
-                             ("Intermediate", {"max_rating": "1800", "division_order": "2"})):
+    for title, limits in (("Open", {"min_rating": "1800", "division_order": "1"}),
+                          ("Intermediate", {"max_rating": "1800", "division_order": "2"})):
 
         def add_division() -> Any:
             details = boss.locator("#desk-divisions details.desk-add-division")
@@ -339,7 +341,7 @@ def run_the_event(boss: Any, ref: Any, url: str, artifacts: Any) -> None:
                 consolation.check()
             return form
 
-        act(boss, add_division, "The division is created.", name=division,
+        act(boss, add_division, "The division is created.", name=title,
             eligibility="rating", template="swiss_cut_8", rounds=str(ROUNDS),
             match_lengths=str(LENGTH), entry_fee=str(FEE), payout_table=PAYOUT_TABLE,
             consolation_percent=str(CONSOLATION_PERCENT), **limits)
@@ -375,10 +377,12 @@ def run_the_event(boss: Any, ref: Any, url: str, artifacts: Any) -> None:
     assert offered(ref) == {"check_in", "set_paid"}
     for i in range(1, 32):
         row = entry_row(ref, name(i))
-        act(ref, lambda row=row: ref.locator(f"{row} form[data-action=check_in]"),
-            "Checked in.")
-        act(ref, lambda row=row: ref.locator(f"{row} form[data-action=set_paid]"),
-            "The paid mark is saved.")
+        for action, said in (("check_in", "Checked in."), ("set_paid",
+                                                          "The paid mark is saved.")):
+            def entry_form(row: str = row, action: str = action) -> Any:
+                return ref.locator(f"{row} form[data-action={action}]")
+
+            act(ref, entry_form, said)
     assert ref.locator("td.entry-paid", has_text="paid").count() == 31
     # A director's action posted by the referee (a forged form) is refused, nothing changes.
     refused = forged_post(ref, f"{event_desk}start/")
@@ -423,8 +427,8 @@ def run_the_event(boss: Any, ref: Any, url: str, artifacts: Any) -> None:
         pairing_b=str(two.pk), entry_b=str(two.entry_a_id), reason="keep club mates apart")
     one.refresh_from_db()
     two.refresh_from_db()
+    assert one.entry_a_id and two.entry_a_id and one.entry_a_id != two.entry_a_id
     swapped = (one.entry_a_id, two.entry_a_id)
-    assert swapped[0] != swapped[1]
     boss.goto("about:blank")
 
     ref.goto(low_desk)
@@ -505,8 +509,8 @@ def run_the_event(boss: Any, ref: Any, url: str, artifacts: Any) -> None:
         top: check_division(top, out={top_ids[name(16)]: 3, top_ids[name(31)]: 4}),
         low: check_division(low, late={late.pk: 2}, swaps={1: swapped}),
     }
-    for division, checked in hand.items():
-        published_in_the_browser(boss, url, division, checked)
+    for checked_division, checked in hand.items():
+        published_in_the_browser(boss, url, checked_division, checked)
 
 
 def forged_post(page: Any, action: str, **data: str) -> str:

@@ -93,10 +93,7 @@ def stored(tournament: Tournament) -> Stored:
     entries = list(tournament.entries.select_related("player").order_by("seed"))
     event = Stored(seeds=[e.pk for e in entries if e.seed],
                    names={e.pk: e.player.display_name for e in entries},
-                   status={e.pk: {EntryStatus.ACTIVE: "active",
-                                  EntryStatus.WITHDRAWN: "withdrawn",
-                                  EntryStatus.DISQUALIFIED: "disqualified"}.get(e.status, "out")
-                           for e in entries},
+                   status={e.pk: EntryStatus(e.status).name.lower() for e in entries},
                    paid={e.pk for e in entries if e.paid})
     for row in tournament.pairings.select_related("round").order_by("round__number", "order"):
         if row.entry_a_id is None:
@@ -263,8 +260,9 @@ def check_knockout(event: Stored, swiss: Sequence[tuple[int, tuple[int, ...]]]
     number = 1
     while True:
         assert all(g.winner in (g.a, g.b) for g in games), number
-        losers = [g.b if g.winner == g.a else g.a for g in games]
-        ranks.update(dict.fromkeys(losers, len(games) + 1))
+        losers = [g.a if g.winner == g.b else g.b for g in games]
+        assert None not in losers
+        ranks.update({loser: len(games) + 1 for loser in losers if loser is not None})
         if len(games) == 1:
             assert games[0].winner is not None
             ranks[games[0].winner] = 1
