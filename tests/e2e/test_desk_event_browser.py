@@ -6,9 +6,9 @@ on the desk (``/tournaments/desk/...``) and the ordinary site pages: the directo
 the players from a CSV file (a preview, a bad file refused line by line, then the import),
 creates the event and, on its desk, its two rating divisions from the template with a
 consolation (``swiss_cut_8_consolation``) with their entry fees, payouts and consolation
-share, sets each division's consolation payout table in its money settings, registers the
-players and opens check-in; the referee checks them in and marks
-the fees paid; the director starts, takes a late entry, swaps two players of a pairing,
+share, changes a division's mistyped rating limit there, sets each division's consolation
+payout table in its money settings, registers the players and opens check-in; the referee
+checks them in and marks the fees paid; the director starts, takes a late entry, swaps two players of a pairing,
 withdraws one player and disqualifies another; the referee enters every result from the
 pairings and bracket (a round of it from the keyboard) and corrects one after the next
 round was paired, which the director pairs again; the divisions play their Swiss, the cut,
