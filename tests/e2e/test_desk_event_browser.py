@@ -8,13 +8,13 @@ creates the event and, on its desk, its two rating divisions from the template w
 consolation (``swiss_cut_8_consolation``) with their entry fees, payouts and consolation
 share, changes a division's mistyped rating limit there, sets each division's consolation
 payout table in its money settings, registers the players and opens check-in; the referee
-checks them in and marks the fees paid; the director starts, takes a late entry, swaps two players of a pairing,
-withdraws one player and disqualifies another; the referee enters every result from the
-pairings and bracket (a round of it from the keyboard) and corrects one after the next
-round was paired, which the director pairs again; the divisions play their Swiss, the cut,
-the knockout and the consolation of its quarter-final losers. The referee is offered
-exactly the rights the rules page gives, and a director's action posted by the referee is
-refused and changes nothing.
+checks them in and marks the fees paid; the director starts, takes a late entry, swaps two
+players of a pairing, withdraws one player and disqualifies another; the referee enters
+every result from the pairings and bracket (a round of it from the keyboard) and corrects
+one after the next round was paired, which the director pairs again; the divisions play
+their Swiss, the cut, the knockout and the consolation of its quarter-final losers. The
+referee is offered exactly the rights the rules page gives, and a director's action posted
+by the referee is refused and changes nothing.
 
 Then everything is worked out again by hand (:func:`tests.tournaments.event_checks.
 check_division`, which the run over the write API uses too) and compared with what the
@@ -112,7 +112,10 @@ def submit(page: Any, form: Any, expect: str | None = None, *,
            press: Callable[[], None] | None = None) -> str:
     """Press the form's button (or ``press`` a key), wait for the page the post comes back
     to and return its message (``expect``: the message it must contain)."""
-    with page.expect_navigation() as navigation:
+    # The new page once its document is parsed and its scripts have run (desk.js is a plain
+    # script at the end of the body): its forms are there and the live reload is set up;
+    # waiting for "load" too would only wait for what the browser has cached already.
+    with page.expect_navigation(wait_until="domcontentloaded") as navigation:
         if press is not None:
             press()
         else:
@@ -151,15 +154,24 @@ def act(page: Any, form: Callable[[], Any], expect: str | None = None, **values:
 def open_form(page: Any, container: str, action: str) -> Any:
     """The container's form for ``action``, its <details> opened by a tap on the summary."""
     details = page.locator(f"{container} details:has(form[data-action={action}])")
-    if details.count() and not details.first.evaluate("d => d.open"):
+    # One round trip: null when there is no <details> around the form.
+    if details.evaluate_all("found => found.length ? found[0].open : null") is False:
         details.first.locator("> summary").click()
     return page.locator(f"{container} form[data-action={action}]").first
 
 
 def fill(form: Any, **values: str) -> Any:
-    for field, value in values.items():
+    if not values:
+        return form
+    # Which fields are choices, asked once for the whole form.
+    tags = form.evaluate("""(form, names) => names.map((name) => {
+        const field = form.querySelector(`[name="${name}"]:not([type=hidden])`);
+        return field ? field.tagName : null;
+    })""", list(values))
+    for (field, value), tag in zip(values.items(), tags, strict=True):
+        assert tag is not None, field
         target = form.locator(f"[name={field}]:not([type=hidden])")
-        if target.evaluate("e => e.tagName") == "SELECT":
+        if tag == "SELECT":
             target.select_option(value)
         else:
             target.fill(value)
@@ -175,15 +187,18 @@ def entry_row(page: Any, player: str) -> str:
 
 def open_pairings(page: Any) -> list[str]:
     """The pairings on the page whose result can be entered, top to bottom."""
-    return [f"#{box.get_attribute('id')}" for box in
-            page.locator(".desk-pairing:has(form[data-action=enter_result])").all()]
+    return [f"#{box}" for box in page.locator(
+        ".desk-pairing:has(form[data-action=enter_result])").evaluate_all(
+        "boxes => boxes.map((box) => box.id)")]
 
 
 def better_of(form: Any) -> tuple[str, str]:
     """The winner at the board (the higher rated: the higher number) and the loser, as the
     form's winner choices give them."""
-    options = [(o.get_attribute("value"), o.inner_text()) for o in
-               form.locator("select[name=winner] option").all() if o.get_attribute("value")]
+    options = [(value, text) for value, text in form.locator(
+        "select[name=winner] option").evaluate_all(
+        "options => options.map((o) => [o.getAttribute('value'), o.textContent.trim()])")
+        if value]
     ranked = sorted(options, key=lambda option: number_of(option[1]))
     return ranked[-1][0], ranked[0][0]
 
@@ -239,8 +254,8 @@ def by_keyboard(page: Any, box: str) -> None:
 
 
 def offered(page: Any) -> set[str]:
-    return {form.get_attribute("data-action")
-            for form in page.locator("form[data-action]").all()}
+    return set(page.locator("form[data-action]").evaluate_all(
+        "forms => forms.map((form) => form.dataset.action)"))
 
 
 def csv_rows(page: Any, url: str) -> list[dict[str, str]]:
