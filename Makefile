@@ -34,7 +34,7 @@ typecheck: $(TEST_STAMP)
 # PostgreSQL database) and Redis (the embedded one, or its own database of REDIS_URL's
 # server: see tavla/settings.py); tests sharing a server, browser or Celery worker stay
 # together. PYTEST_WORKERS=0 runs serially. PYTEST_ARGS go to pytest's command line (CI's
-# second pass: -m "not stores_independent", see .ci/run).
+# second pass: -m "not stores_independent and not long_acceptance", see .ci/run).
 PYTEST_WORKERS ?= auto
 PYTEST_ARGS ?=
 

@@ -23,8 +23,11 @@
     target.scrollIntoView({ block: 'center' });
     const details = target.querySelector('details');
     if (details) details.open = true;
+    // The open form's first field, else the first control: one selector list would take
+    // whichever comes first in the page, the <summary> before its own form's fields.
     const field = target.querySelector(
-      'details[open] input:not([type=hidden]), details[open] select, input:not([type=hidden]), select, button, summary');
+      'details[open] input:not([type=hidden]), details[open] select')
+      || target.querySelector('input:not([type=hidden]), select, button, summary');
     if (field) field.focus();
     find.value = '';
   }

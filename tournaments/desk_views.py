@@ -10,6 +10,7 @@ call as the write API) and comes back to the desk with the outcome, or the refus
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.contrib import messages
@@ -40,6 +41,7 @@ from tournaments.models import (
     Tournament,
     TournamentStatus,
 )
+from tournaments.money import PAYOUT_PRESETS
 from tournaments.services.creation import TEMPLATES, can_create
 
 
@@ -64,30 +66,33 @@ def desk_list(request: HttpRequest) -> HttpResponse:
     tournaments = desk.desk_tournaments(request.user)
     if not tournaments.exists() and not can_create(request.user):
         raise PermissionDenied
-    events = [t for t in tournaments.filter(status__lte=TournamentStatus.CHECK_IN)
-              if selectors.can_direct(request.user, t)]
     return render(request, "tournaments/desk_list.html", {
-        "tournaments": tournaments, "templates": TEMPLATES.values(), "events": events,
-        "eligibilities": Eligibility.choices,
-        "can_create": can_create(request.user), "statuses": TournamentStatus,
+        "tournaments": tournaments, "templates": TEMPLATES.values(),
+        "payout_presets": list(PAYOUT_PRESETS), "can_create": can_create(request.user),
+        "statuses": TournamentStatus,
         "can_direct_club": permissions.can_direct_club(request.user),
     })
 
 
 def _create_data(request: HttpRequest) -> dict[str, Any]:
     """The create form as the API's input: a field left empty is left out, and the match
-    lengths are typed as a list ("5, 5, 7")."""
+    lengths are typed as a list ("5, 5, 7": a browser has no list field)."""
     data: dict[str, Any] = {key: request.POST.get(key) for key in request.POST
                             if key != "csrfmiddlewaretoken" and request.POST.get(key) != ""}
     if "match_lengths" in data:
-        parts = str(data["match_lengths"]).replace(",", " ").split()
-        data["match_lengths"] = parts
+        data["match_lengths"] = [part for part in re.split(r"[\s,;/]+",
+                                                           str(data["match_lengths"])) if part]
     return data
 
 
 @require_POST
 @login_required
 def desk_create(request: HttpRequest) -> HttpResponse:
+    """Create a tournament from a template, or (with ``event``) a division of an event,
+    which brings the director back to the event's desk to add the next one."""
+    event = request.POST.get("event", "")
+    back = (reverse("tournaments:desk", args=[int(event)]) + "#desk-divisions"
+            if event.isdigit() else reverse("tournaments:desk_list"))
     data = CreateSerializer(data=_create_data(request))
     try:
         data.is_valid(raise_exception=True)
@@ -95,10 +100,13 @@ def desk_create(request: HttpRequest) -> HttpResponse:
                                                               **data.validated_data)
     except ValidationError as error:
         messages.error(request, _errors_text(error))
-        return HttpResponseRedirect(reverse("tournaments:desk_list"))
+        return HttpResponseRedirect(back)
     except ServiceError as error:
         messages.error(request, error.detail)
-        return HttpResponseRedirect(reverse("tournaments:desk_list"))
+        return HttpResponseRedirect(back)
+    if tournament.event_id is not None:
+        messages.success(request, _("The division is created."))
+        return HttpResponseRedirect(back)
     messages.success(request, _("The tournament is created (a draft)."))
     return HttpResponseRedirect(reverse("tournaments:desk", args=[tournament.pk]))
 
@@ -253,6 +261,13 @@ def desk_page(request: HttpRequest, pk: int) -> HttpResponse:
         "undo": undo_form,
         "is_paired_format": tournament.format in (FormatName.SWISS, FormatName.ROUND_ROBIN),
         "statuses": TournamentStatus,
+        # A division is added (and changed) on its event's desk only, by its director,
+        # before the start: the create form's fields and the division's own.
+        "add_division": role == desk.DIRECTOR and can_create(request.user)
+        and tournament.event_id is None and tournament.status in (
+            TournamentStatus.DRAFT, TournamentStatus.REGISTRATION, TournamentStatus.CHECK_IN),
+        "templates": TEMPLATES.values(), "payout_presets": list(PAYOUT_PRESETS),
+        "eligibilities": Eligibility.choices,
     })
 
 

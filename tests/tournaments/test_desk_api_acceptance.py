@@ -6,6 +6,9 @@ after the next round was paired — run by a director and a referee with nothing
 calls to the documented API, from creation to payouts; then every published file is checked
 against the others and the payouts of both flights and the side pool (read back with
 ``GET money/``) against the money rules worked out here by hand.
+
+The pairings, standings, cut, consolation, places and payouts are worked out again by hand
+in :mod:`tests.tournaments.event_checks`, which the browser run of the same event shares.
 """
 
 from __future__ import annotations
@@ -19,16 +22,19 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from matches.models import Player
-from tests.tournaments.test_published_files_agree import cross_check
+from tests.tournaments.event_checks import (
+    CONSOLATION_TABLE,
+    FEE,
+    LENGTH,
+    check_division,
+    name,
+    players_csv,
+)
 from tournaments.models import Tournament, TournamentLog
-from tournaments.treasury import money_summary
 
 pytestmark = pytest.mark.django_db
 
-FEE = Decimal("10.00")
 SIDE_FEE = Decimal("5.00")
-CONSOLATION_TABLE = "50/30/20"
-LENGTH = 3
 
 
 def client_for(user: User) -> APIClient:
@@ -63,15 +69,6 @@ class Desk:
 
     def entries(self, tournament: int) -> dict[str, dict[str, Any]]:
         return {e["name"]: e for e in self.get(f"{tournament}/entries/")}
-
-
-def name(i: int) -> str:
-    return f"Player {i:02d}"
-
-
-def rating(i: int) -> float:
-    # 0-15 below 1800 (Intermediate), 16-31 from 1800 (Open).
-    return 1490.0 + 20 * i
 
 
 def better(pairing: dict[str, Any]) -> int:
@@ -139,9 +136,7 @@ def test_a_32_player_divided_swiss_cut_event_runs_over_the_api_alone(
     assert Tournament.objects.count() == 3
 
     # -- Players and ratings from CSV: a dry run, then for real. ------------------------------
-    lines = ["name,club,rating,experience"] + [
-        f"{name(i)},Tehran BG,{rating(i)},{10 * i}" for i in range(32)]
-    csv_text = "\n".join(lines) + "\n"
+    csv_text = players_csv()
     ref.post("players/import/", {"csv": csv_text, "dry_run": False}, 403)
     before = Player.objects.count()
     dry = boss.post("players/import/", {"csv": csv_text})
@@ -253,18 +248,24 @@ def test_a_32_player_divided_swiss_cut_event_runs_over_the_api_alone(
                 for slot, p in by_slot.items() if p["winner"]}
         consolation = {p["slot"]: p for p in by_slot.values() if p["bracket"] == "consolation"}
         assert sorted(consolation) == ["C1-1", "C1-2", "C2-1"]
-        for slot, (one, two) in (("C1-1", ("K1-1", "K1-2")), ("C1-2", ("K1-3", "K1-4"))):
+        for slot, (left, right) in (("C1-1", ("K1-1", "K1-2")), ("C1-2", ("K1-3", "K1-4"))):
             assert {consolation[slot]["a"]["entry"], consolation[slot]["b"]["entry"]} == {
-                lost[one], lost[two]}
+                lost[left], lost[right]}
         assert {consolation["C2-1"]["a"]["entry"], consolation["C2-1"]["b"]["entry"]} == {
             consolation["C1-1"]["winner"], consolation["C1-2"]["winner"]}
     assert boss.get(f"{event}/")["status"] == "finished"
 
-    # -- Everything published agrees, and the payouts are the rules' by hand. ----------------
+    # -- Everything published agrees, and the pairings, standings, places and payouts are
+    # the rules' by hand.
+    top_entries = boss.entries(top)
+    hand = {
+        top: check_division(Tournament.objects.get(pk=top), out={
+            top_entries[name(16)]["id"]: 3, top_entries[name(31)]["id"]: 4}),
+        low: check_division(Tournament.objects.get(pk=low), late={late["id"]: 2},
+                            swaps={1: (one["a"]["entry"], two["a"]["entry"])}),
+    }
     for division in (top, low):
-        tournament = Tournament.objects.get(pk=division)
-        files = cross_check(tournament)
-        standings: list[dict[str, str]] = files["standings"]  # type: ignore[assignment]
+        standings: list[dict[str, str]] = hand[division]["files"]["standings"]
         ranked = [(int(s["rank"]), s["player"]) for s in standings if s["rank"]]
         # The knockout's final decides 1st and 2nd; its semi-finals' losers share 3rd.
         assert [r for r, _ in ranked[:4]] == [1, 2, 3, 3]
@@ -309,6 +310,7 @@ def test_a_32_player_divided_swiss_cut_event_runs_over_the_api_alone(
         assert not set(expected) & set(consolation_paid)  # nobody plays both flights
         expected.update(consolation_paid)
         side = Decimal(0)
+        side_paid: dict[str, dict[str, Decimal]] = {}
         if division == top:
             # The jackpot: 5 × 5.00 (its members paid it), all to its best-ranked member by
             # the main standings; the disqualified member (Player 31) forfeits it.
@@ -322,14 +324,18 @@ def test_a_32_player_divided_swiss_cut_event_runs_over_the_api_alone(
             assert {p["name"]: Decimal(p["amount"]) for p in pool_line["payouts"]} == {
                 best: side}
             expected[best] = expected.get(best, Decimal(0)) + side
+            side_paid = {"Jackpot": {best: side}}
         paid = {p["name"]: Decimal(p["amount"]) for p in money["payouts"]}
         assert paid == expected
         assert sum(paid.values()) == pool + side
-        # The treasurer's view agrees with the API's.
-        tournament_summary = money_summary(tournament)
-        assert {names[e]: a for e, a in tournament_summary["payouts"].items() if a} == paid
-    standings = cross_check(Tournament.objects.get(pk=top))["standings"]
-    out = {s["player"]: s for s in standings}  # type: ignore[union-attr]
+        # The API's money is the one worked out by hand from the stored results alone.
+        checked = hand[division]
+        assert paid == checked["payouts"]
+        assert consolation_paid == checked["consolation_payouts"]
+        assert {p["name"]: p["place"] for p in consolation_places["places"]} == checked[
+            "consolation"]
+        assert checked["side_payouts"] == side_paid
+    out = {s["player"]: s for s in hand[top]["files"]["standings"]}
     assert out[name(31)]["rank"] == ""  # disqualified: no place, no money
     assert name(31) not in {p["a"]["name"] for p in boss.pairings(top)
                             if p["bracket"] == "knockout"} | {

@@ -3,6 +3,7 @@ service refuses shows the reason and changes nothing."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -35,6 +36,63 @@ def test_a_director_creates_an_event_from_a_template_on_the_desk(director: User)
     assert tournament.format_options == {"rounds": 3} and tournament.director == director
     desk = client.get(response["Location"])
     assert b'data-action="open_registration"' in desk.content
+
+
+def test_the_create_form_sets_match_lengths_and_the_money(director: User) -> None:
+    client = logged_in(director)
+    page = client.get("/tournaments/desk/").content.decode()
+    for field in ("match_lengths", "payout_table", "consolation_percent"):
+        assert f'name="{field}"' in page
+    client.post("/tournaments/desk/create/", {
+        "name": "Cup", "template": "single_elimination_consolation",
+        "match_lengths": "3, 5 7", "entry_fee": "12.50", "payout_table": "50/30/20",
+        "consolation_percent": "15"})
+    cup = Tournament.objects.get(name="Cup")
+    assert cup.match_lengths == [3, 5, 7] and cup.entry_fee == Decimal("12.50")
+    assert (cup.payout_table, cup.consolation_percent) == ("50/30/20", Decimal("15"))
+    # An empty field keeps the template's lengths; a bad one is refused, nothing created.
+    client.post("/tournaments/desk/create/", {"name": "Plain", "template": "swiss_5",
+                                              "match_lengths": ""})
+    assert Tournament.objects.get(name="Plain").match_lengths == [5]
+    refused = client.post("/tournaments/desk/create/", {
+        "name": "Bad", "template": "swiss_5", "match_lengths": "3, x"}, follow=True)
+    assert "match_lengths" in refused.content.decode()
+    assert not Tournament.objects.filter(name="Bad").exists()
+
+
+def test_an_event_s_desk_adds_its_rating_divisions(director: User, referee: User) -> None:
+    client = logged_in(director)
+    client.post("/tournaments/desk/create/", {"name": "Club Open", "template": "swiss_5"})
+    event = Tournament.objects.get(name="Club Open")
+    desk = f"/tournaments/{event.pk}/desk/"
+    assert "desk-add-division" in client.get(desk).content.decode()
+    assert "desk-add-division" not in logged_in(referee).get(desk).content.decode()
+    response = client.post("/tournaments/desk/create/", {
+        "event": event.pk, "name": "Open", "template": "swiss_cut_8", "rounds": "4",
+        "eligibility": "rating", "min_rating": "1800", "division_order": "1",
+        "entry_fee": "10", "payout_table": "40/30/20/10", "match_lengths": "3"})
+    assert response["Location"] == f"{desk}#desk-divisions"
+    division = Tournament.objects.get(name="Open")
+    assert (division.event_id, division.eligibility, division.min_rating,
+            division.max_rating, division.match_lengths) == (event.pk, "rating", 1800, None,
+                                                             [3])
+    page = client.get(desk).content.decode()
+    assert "The division is created." in page and f"/tournaments/{division.pk}/desk/" in page
+    assert "Division of Club Open" in client.get(
+        f"/tournaments/{division.pk}/desk/").content.decode()
+    # Limits out of order are refused on the event's desk; a referee creates nothing.
+    refused = client.post("/tournaments/desk/create/", {
+        "event": event.pk, "name": "Odd", "template": "swiss_5", "eligibility": "rating",
+        "min_rating": "1800", "max_rating": "1500"}, follow=True)
+    assert "The minimum rating is below the maximum." in refused.content.decode()
+    logged_in(referee).post("/tournaments/desk/create/", {
+        "event": event.pk, "name": "Ref", "template": "swiss_5"})
+    assert not Tournament.objects.filter(name__in=("Odd", "Ref")).exists()
+    # No division is added once the event has started.
+    services.tournament_open_registration(tournament_id=event.pk, actor=director)
+    assert "desk-add-division" in client.get(desk).content.decode()
+    Tournament.objects.filter(pk=event.pk).update(status=TournamentStatus.RUNNING)
+    assert "desk-add-division" not in client.get(desk).content.decode()
 
 
 def test_players_and_anonymous_users_have_no_desk(make_tournament: Any,

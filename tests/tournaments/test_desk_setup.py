@@ -422,8 +422,12 @@ def test_a_division_is_created_and_edited_on_the_desk_pages(director: User) -> N
     client = logged_in(director)
     client.post("/tournaments/desk/create/", {"name": "Club Open", "template": "swiss_5"})
     event = Tournament.objects.get(name="Club Open")
-    page = client.get("/tournaments/desk/").content.decode()
-    assert f'<option value="{event.pk}">Club Open</option>' in page
+    # Divisions are added on the event's desk only: the create form with the event's id.
+    page = client.get(f"/tournaments/{event.pk}/desk/").content.decode()
+    assert "desk-add-division" in page
+    assert f'<input type="hidden" name="event" value="{event.pk}">' in page
+    assert 'name="max_experience"' in page and 'name="match_lengths"' in page
+    assert 'name="event"' not in client.get("/tournaments/desk/").content.decode()
     response = client.post("/tournaments/desk/create/", {
         "name": "Novice", "template": "swiss_cut_8_consolation", "event": str(event.pk),
         "eligibility": "experience", "max_experience": "40", "min_rating": "",
