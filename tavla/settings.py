@@ -9,7 +9,7 @@ Environment: ``DATABASE_URL``, ``REDIS_URL``, ``SECRET_KEY``, ``DEBUG``, ``ALLOW
 ``TAVLA_EMBEDDED_REDIS_PORT``, ``TAVLA_CLOCK_SWEEP_SECONDS``, ``TAVLA_PRESENCE_HEARTBEAT``,
 ``TAVLA_DB_POOL_SIZE``, ``TAVLA_DB_POOL_TIMEOUT``, ``TAVLA_PREPARED_STATEMENTS``,
 ``TAVLA_PROCESS_KIND``, ``TAVLA_TABLES_PER_HOUR``, ``TAVLA_SIGNUPS_PER_HOUR``,
-``TAVLA_METRICS_TOKEN``, ``TAVLA_METRICS_ADDRESSES``, ``TAVLA_LOG_FORMAT``, ``LOG_LEVEL``.
+``TAVLA_METRICS_TOKEN``, ``TAVLA_METRICS_ADDRESSES``, ``TAVLA_LOG_FORMAT``, ``LOG_LEVEL``, ``TAVLA_CACHE_PREFIX``.
 """
 
 from __future__ import annotations
@@ -263,7 +263,8 @@ CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.redis.RedisCache",
         "LOCATION": REDIS_URL,
-        "KEY_PREFIX": "tavla",
+        # Another prefix keeps two sites (or two test runs) on one Redis apart.
+        "KEY_PREFIX": os.environ.get("TAVLA_CACHE_PREFIX", "tavla"),
     }
 }
 

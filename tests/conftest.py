@@ -53,7 +53,9 @@ def pytest_configure(config: pytest.Config) -> None:
     # The cache (throttles, rate limits) may live in a Redis that earlier runs used: this
     # session's keys are its own, so a count an earlier run left within the hour cannot
     # refuse this run's requests (the second `make test` in a row against one Redis).
-    settings.CACHES["default"]["KEY_PREFIX"] = f"tavla-test-{uuid.uuid4().hex[:12]}"
+    # The servers and workers it starts (subprocess_env copies the environment) share them.
+    os.environ["TAVLA_CACHE_PREFIX"] = f"tavla-test-{uuid.uuid4().hex[:12]}"
+    settings.CACHES["default"]["KEY_PREFIX"] = os.environ["TAVLA_CACHE_PREFIX"]
     if settings.REDIS_IS_EMBEDDED:
         port = embedded_redis_port()
         if not ping(port):

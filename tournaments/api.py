@@ -31,7 +31,7 @@ from matches.errors import ServiceError
 from matches.rest.errors import service_error_response
 from matches.services import player_for_user
 from tournaments import selectors, services
-from tournaments.models import Pairing, Tournament
+from tournaments.models import Eligibility, Pairing, Tournament
 
 
 class EntrySerializer(serializers.Serializer[Any]):
@@ -56,7 +56,7 @@ class DivisionSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     order = serializers.IntegerField()
-    eligibility = serializers.ChoiceField(choices=["open", "rating", "experience", "assigned"])
+    eligibility = serializers.ChoiceField(choices=Eligibility.choices)
     eligibility_text = serializers.CharField()
     min_rating = serializers.FloatField(allow_null=True)
     max_rating = serializers.FloatField(allow_null=True)

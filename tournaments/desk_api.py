@@ -71,7 +71,7 @@ class CreateSerializer(serializers.Serializer[Any]):
     event = serializers.IntegerField(
         required=False, allow_null=True, min_value=1, max_value=2**31 - 1,
         help_text="Create a division of this event (a draft to check-in event you direct).")
-    eligibility = serializers.ChoiceField(choices=Eligibility.values, required=False,
+    eligibility = serializers.ChoiceField(choices=Eligibility.choices, required=False,
                                           default=Eligibility.OPEN,
                                           help_text="A division's: who plays in it.")
     min_rating = serializers.FloatField(required=False, allow_null=True, min_value=0,
