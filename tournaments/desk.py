@@ -94,6 +94,10 @@ class PairingReasonInput(PairingInput):
     reason = reason_field()
 
 
+class RejectReportInput(PairingInput):
+    reason = reason_field(required=False)
+
+
 class ResultInput(PairingReasonInput):
     winner = serializers.IntegerField(min_value=1, label=_("Winner"),
                                       help_text=_("The winner's entry id."))
@@ -408,6 +412,11 @@ def _over_the_board_open(p: dict[str, Any]) -> bool:
     return p["status"] == "paired" and not p["table_id"] and _two_players(p)
 
 
+def _reported(p: dict[str, Any]) -> bool:
+    """A player's report waits for confirmation (``reported``: only while it is paired)."""
+    return bool(p.get("reported")) and _two_players(p)
+
+
 ACTIONS: tuple[DeskAction, ...] = (
     # The event's life
     DeskAction("open_registration", _("Open registration"), "tournament_open_registration",
@@ -510,6 +519,19 @@ ACTIONS: tuple[DeskAction, ...] = (
     DeskAction("enter_result", _("Enter the result"), "pairing_enter_result", "pairing",
                ResultInput, _result, applies=_over_the_board_open,
                done=_("The result is in.")),
+    # A player's report, confirmed or rejected as the opponent could (the rules page's
+    # promise to referees); the service refuses the reporter confirming their own.
+    DeskAction("confirm_report", _("Confirm the reported result"), "pairing_confirm",
+               "pairing", PairingInput,
+               lambda t, a, d: services.pairing_confirm(
+                   pairing_id=pairing_in(t, d["pairing"]).pk, user=a),
+               applies=_reported, done=_("The reported result is confirmed.")),
+    DeskAction("reject_report", _("Reject the reported result"), "pairing_reject_report",
+               "pairing", RejectReportInput,
+               lambda t, a, d: services.pairing_reject_report(
+                   pairing_id=pairing_in(t, d["pairing"]).pk, user=a,
+                   reason=d.get("reason", "").strip()),
+               applies=_reported, done=_("The report is rejected.")),
     DeskAction("correct_result", _("Set or correct the result"), "pairing_override",
                "pairing", ResultInput, _override,
                applies=lambda p: _two_players(p) and not _over_the_board_open(p),

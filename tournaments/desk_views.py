@@ -37,6 +37,7 @@ from tournaments.models import (
     Eligibility,
     Entry,
     FormatName,
+    Pairing,
     PairingStatus,
     Tournament,
     TournamentStatus,
@@ -201,6 +202,11 @@ def desk_page(request: HttpRequest, pk: int) -> HttpResponse:
             forms.append(_form(spec, choices, hidden, label))
         entries.append({**info, "forms": forms, "anchor": f"#entry-{entry.pk}"})
     bracket = selectors.bracket(tournament) if tournament.has_started else None
+    # The reports waiting for confirmation: who reported which winner and score, so a
+    # referee sees what they confirm or reject.
+    reports = {row.pk: row for row in Pairing.objects.filter(
+        tournament_id__in=ids, status=PairingStatus.PAIRED, reported_by__isnull=False,
+    ).select_related("reported_by", "reported_winner__player")}
     for section in (bracket or {}).get("brackets", []):
         for round_ in section["rounds"]:
             round_["forms"] = [
@@ -212,6 +218,13 @@ def desk_page(request: HttpRequest, pk: int) -> HttpResponse:
                 winners = [(s["entry"], s["name"]) for s in (pairing["a"], pairing["b"])
                            if s["entry"]]
                 pairing["anchor"] = f"#pairing-{pairing['id']}"
+                report = reports.get(pairing["id"])
+                if report is not None and report.reported_winner is not None:
+                    pairing["report"] = {
+                        "winner": report.reported_winner.player.display_name,
+                        "by": report.reported_by.get_username() if report.reported_by else "",
+                        "winner_points": report.reported_winner_points,
+                        "loser_points": report.reported_loser_points}
                 pairing["forms"] = [
                     _form(spec, {**choices, "winner": winners}, {"pairing": pairing["id"]})
                     for spec in by_target.get("pairing", []) if spec.applies(pairing)]

@@ -204,6 +204,8 @@ def inputs(tournament: Tournament, name: str, make_player: Any) -> dict[str, Any
         "enter_result": {"pairing": row.pk, "winner": row.entry_a.pk, **reason},
         "correct_result": {"pairing": row.pk, "winner": row.entry_a.pk, **reason},
         "double_forfeit": {"pairing": row.pk, **reason},
+        "confirm_report": {"pairing": row.pk},
+        "reject_report": {"pairing": row.pk, **reason},
         "set_table": {"pairing": row.pk, "board_number": 9},
         "round_start": {"bracket": row.round.bracket, "number": row.round.number,
                         "starts_at": None},
@@ -247,7 +249,8 @@ def test_the_action_list_is_what_each_role_may_take_now(running: Tournament, dir
     assert {"late_entry", "withdraw", "disqualify", "enter_result", "round_start"} <= as_director
     assert "start" not in as_director and "open_registration" not in as_director
     assert as_referee == {"set_paid", "side_pool", "reinstate", "enter_result",
-                          "correct_result", "double_forfeit", "set_table"}
+                          "confirm_report", "reject_report", "correct_result",
+                          "double_forfeit", "set_table"}
     assert client_for(player_user).get(url).json() == []
     assert client_for(None).get(url).json() == []
     assert client_for(player_user).get(f"/api/tournaments/{running.pk}/log/").status_code == 403

@@ -211,8 +211,8 @@ def test_a_32_player_divided_swiss_cut_event_runs_over_the_api_alone(
     # The referee's actions now are the referee's rights: none of the director's.
     offered = {a["name"] for a in ref.get(f"{top}/actions/")}
     assert offered and offered <= {"check_in", "set_paid", "side_pool", "reinstate",
-                                   "enter_result", "correct_result", "double_forfeit",
-                                   "set_table"}
+                                   "enter_result", "confirm_report", "reject_report",
+                                   "correct_result", "double_forfeit", "set_table"}
     # A referee reinstates a withdrawn player, but a disqualified one is the director's.
     ref.act(top, "reinstate", 403, entry=entries[name(31)]["id"], reason="apologised")
 
