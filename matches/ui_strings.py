@@ -72,6 +72,8 @@ def board_strings() -> dict[str, str]:
         "confirm": _("Confirm move"),
         "undo": _("Undo"),
         "flip": _("Flip board"),
+        "fullscreen": _("Full screen"),
+        "fullscreen_leave": _("Leave full screen"),
         "sit": _("Sit here"),
         "seats": _("Seats"),
         "next_match": _("Seats for the next match"),

@@ -1,8 +1,10 @@
 // A player's board options, kept in this browser (localStorage): forced plays made for you,
-// auto-confirm, sounds, notifications.
+// auto-confirm, sounds, notifications, animated moves and dice.
 
 const KEY = 'tavla:options';
-export const DEFAULTS = { autoForced: true, autoConfirm: false, sound: true, notify: false };
+export const DEFAULTS = {
+  autoForced: true, autoConfirm: false, sound: true, notify: false, animate: true,
+};
 
 export function loadOptions() {
   try {

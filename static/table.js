@@ -14,6 +14,7 @@ import {
 import { Alerts } from './table/alerts.js';
 import { loadOptions, saveOptions } from './options.js';
 import { clientSeedMessage } from './table/client_seed.js';
+import { attachFullscreen } from './table/fullscreen.js';
 
 const page = document.getElementById('table-page');
 const $ = (id) => document.getElementById(id);
@@ -49,6 +50,9 @@ const answering = () => hasMatch() && state.status === 'playing' && mySeat() !==
   && !!state.resign_offer && state.player_to_act === mySeat();
 const offerTable = () => hasMatch() && state.rules && state.rules.resignation === 'offer';
 const moving = () => myTurn() && state.phase === 'move' && !!state.legal_plays;
+// Moves and rolls are animated unless the player turned it off here or asks for less motion.
+const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
+const animateOn = () => !!options.animate && !reducedMotion.matches;
 
 function nameOf(seat) {
   if (hasMatch()) return state.players[seat].name;
@@ -294,7 +298,7 @@ function renderAround(first = false) {
 let aroundFrame = null;
 /** Redraw the board and what is around it on the next frame (a hidden tab: a timer). */
 function render(first = false) {
-  board.set({ state, bottom: bottomSeat(), busy: busy || !connected });
+  board.set({ state, bottom: bottomSeat(), busy: busy || !connected, animate: animateOn(), lastMove: true });
   if (first) { board.flush(); renderAround(true); return; }
   if (aroundFrame !== null) return;
   const run = () => { aroundFrame = null; board.flush(); renderAround(); };
@@ -477,6 +481,8 @@ const connection = new Connection(`${scheme}//${window.location.host}${page.data
   onStatus: setConnection,
 });
 $('reconnect-now').addEventListener('click', () => connection.reconnectNow());
+attachFullscreen($('fullscreen'), page.querySelector('.board-column'), words);
+reducedMotion.addEventListener('change', () => render());
 document.addEventListener('tavla:send', (event) => send(event.detail));
 
 clockOffset = (state.server_time ?? Date.now() / 1000) - Date.now() / 1000;

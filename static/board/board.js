@@ -3,24 +3,30 @@
 // of one of the legal plays it was sent (click, drag, keyboard); it does no networking.
 // The page that owns the socket feeds it states and sends the play (static/table.js).
 //
-// set(config) merges: {state, bottom, busy, interactive, arrows}; `arrows` are plays drawn
-// as arrows over the position (static/board/arrows.js; the review's played and best play).
+// set(config) merges: {state, bottom, busy, interactive, arrows, animate, lastMove}; `arrows`
+// are plays drawn as arrows over the position (static/board/arrows.js; the review's played and
+// best play). `animate`: another player's play slides in checker by checker and a new roll
+// tumbles (static/board/motion.js finds the play from the states); the position is the new
+// state's at once, the animation is a picture above it, and a new state, a flip or the
+// player's own touch ends it at once. `lastMove`: the points of the last play are marked.
 // `state` has the shape of the protocol's `state` message (docs/protocol.md); a state
 // without `board` shows the start.
 // Redraws are batched to the next animation frame; a player's own input redraws at once.
 
 import {
-  BAR, HEIGHT, OFF, WIDTH, flipPoint, neighbour, pointAt, screenKey,
+  BAR, HEIGHT, OFF, R, WIDTH, flipPoint, neighbour, pointAt, screenKey,
 } from './geometry.js';
 import {
   afterMoves, completePlay, destinations, diceLeft, diceList, forcedPlay, isPrefix, longestStep,
   mirror, oneClickMove, playOrders, sides, sources,
 } from './moves.js';
 import {
-  drawCheckers, drawCube, drawDice, drawFrame, drawGhost, drawHitAreas, drawTargets, drawTrays, el,
+  drawCheckers, drawCube, drawDice, drawFrame, drawGhost, drawHitAreas, drawLastMove, drawTargets,
+  drawTrays, el,
 } from './draw.js';
 import { attachDrag } from './drag.js';
 import { drawArrows } from './arrows.js';
+import { animationSteps, lastPlayMarks, newPlay, pointAlong, rollKey } from './motion.js';
 
 export const START_BOARD = (() => {
   const points = new Array(24).fill(0);
@@ -41,7 +47,9 @@ const noop = () => {};
 export function createBoard(svg, options = {}) {
   const words = options.words;
   const onChange = options.onChange || noop;
-  const config = { state: null, bottom: 0, busy: false, interactive: true, arrows: [] };
+  const config = {
+    state: null, bottom: 0, busy: false, interactive: true, arrows: [], animate: false, lastMove: false,
+  };
   let orders = [];
   let partial = [];
   let selected = null;
@@ -49,6 +57,10 @@ export function createBoard(svg, options = {}) {
   let shown = null;     // "match:version" of the state the moves were made on
   let dragging = null;  // {from, x, y} while a checker is dragged
   let frame = null;
+  let motion = null;    // the animation running: {steps, play, index, start, raf, flyer}
+  let animations = 0;   // how many have started (data-animations, for tests and curious eyes)
+  let rolled = null;    // the roll (motion.js rollKey) the dice were last drawn for
+  let drawnOnce = false;
 
   svg.replaceChildren();
   svg.classList.add('tavla-board');
@@ -57,6 +69,9 @@ export function createBoard(svg, options = {}) {
   const root = el(svg, 'g', { class: 'board-root' });
   drawFrame(el(root, 'g', { class: 'fixed' }), words.num);
   const layer = el(root, 'g', { class: 'position' });
+  // An animation's picture of the board, above the position (hidden meanwhile, board.css) and
+  // below the areas that take clicks; its checkers are `piece`s, never `checker`s.
+  const motionLayer = el(root, 'g', { class: 'animation', 'aria-hidden': 'true' });
   const hits = drawHitAreas(el(root, 'g', { class: 'hit-areas' }));
   const ghostLayer = el(root, 'g', { class: 'drag-layer' });
   let portrait = null;
@@ -116,6 +131,8 @@ export function createBoard(svg, options = {}) {
     const s = state();
     const view = positionFromBottom();
     layer.replaceChildren();
+    const marks = config.lastMove && s ? lastPlayMarks(s, config.bottom) : null;
+    if (marks) drawLastMove(layer, marks, config.bottom);
     drawCheckers(layer, view, config.bottom, words.num, dragging ? toBottom(dragging.from) : null);
     drawTrays(layer, view, config.bottom, words.num, words.t('bar'));
     if (s && s.board) {
@@ -132,9 +149,14 @@ export function createBoard(svg, options = {}) {
           if (i >= 0) { remaining.splice(i, 1); return false; }
           return true;
         });
-        drawDice(layer, all, used, s.player_on_roll, s.player_on_roll === config.bottom);
+        const dice = drawDice(layer, all, used, s.player_on_roll, s.player_on_roll === config.bottom);
+        // A roll not shown before tumbles once (after the opponent's checkers have moved).
+        const key = rollKey(s);
+        if (drawnOnce && config.animate && !motion && key !== rolled) dice.classList.add('rolling');
       }
     }
+    if (s && !motion) rolled = rollKey(s);
+    if (s) drawnOnce = true;
     if (config.arrows && config.arrows.length) drawArrows(layer, config.arrows, { bottom: config.bottom, view });
     const isMoving = moving();
     svg.classList.toggle('moving', isMoving);
@@ -172,6 +194,77 @@ export function createBoard(svg, options = {}) {
     let focus = focused;
     if (focus === null || !hits.has(focus)) focus = movable.size ? [...movable][0] : 1;
     for (const [p, area] of hits) area.setAttribute('tabindex', p === focus ? '0' : '-1');
+  }
+
+  // -- animation ---------------------------------------------------------------------------
+
+  /** End the animation (`done`, or `cancelled`: a new state, a flip, the player's touch). */
+  function stopMotion(reason) {
+    if (motion === null) return false;
+    cancelAnimationFrame(motion.raf);
+    motion = null;
+    motionLayer.replaceChildren();
+    svg.classList.remove('animating');
+    svg.dataset.motion = reason;
+    return true;
+  }
+
+  /** The picture of step `i`: the board without the moving checker, the play's dice. */
+  function drawStill(i) {
+    const step = motion.steps[i];
+    motionLayer.replaceChildren();
+    drawCheckers(motionLayer, step.view, config.bottom, words.num, null, 'piece');
+    drawTrays(motionLayer, step.view, config.bottom, words.num, words.t('bar'), 'piece-off');
+    const { seat, dice } = motion.play;
+    if (dice) {
+      const all = diceList(dice);
+      const done = motion.steps.slice(0, i).filter((st) => st.seat === seat).length;
+      drawDice(motionLayer, all, all.map((_, k) => k < done), seat, seat === config.bottom, 'piece-die');
+    }
+    motion.flyer = el(motionLayer, 'circle', {
+      cx: step.path[0][0], cy: step.path[0][1], r: R - 1, class: `piece flyer seat${step.seat}`,
+    });
+  }
+
+  function tick(now) {
+    if (motion === null) return;
+    let elapsed = now - motion.start;
+    let i = 0;
+    while (i < motion.steps.length && elapsed >= motion.steps[i].duration) {
+      elapsed -= motion.steps[i].duration;
+      i += 1;
+    }
+    if (i >= motion.steps.length) {
+      stopMotion('done');
+      draw();  // the position shows again, and a roll that came with it tumbles now
+      return;
+    }
+    if (i !== motion.index) {
+      motion.index = i;
+      drawStill(i);
+    }
+    const t = elapsed / motion.steps[i].duration;
+    const [x, y] = pointAlong(motion.steps[i].path, t < 0.5 ? 2 * t * t : 1 - 2 * (1 - t) * (1 - t));
+    motion.flyer.setAttribute('cx', x.toFixed(1));
+    motion.flyer.setAttribute('cy', y.toFixed(1));
+    motion.raf = requestAnimationFrame(tick);
+  }
+
+  function startMotion(play, board) {
+    const { steps } = animationSteps(board, play, config.bottom);
+    if (!steps.length) return;
+    motion = { steps, play, index: 0, start: performance.now(), raf: null, flyer: null };
+    animations += 1;
+    svg.dataset.animations = String(animations);
+    svg.dataset.motion = 'running';
+    svg.classList.add('animating');
+    drawStill(0);
+    motion.raf = requestAnimationFrame(tick);
+  }
+
+  /** The player's own touch or key: the animation gives way at once. */
+  function interrupt() {
+    if (stopMotion('cancelled')) draw();
   }
 
   function schedule() {
@@ -236,6 +329,7 @@ export function createBoard(svg, options = {}) {
     if (chain) makeMove(chain);
   };
   const onKeyDown = (event) => {
+    interrupt();
     const area = event.target.closest ? event.target.closest('rect.hit') : null;
     if (area && event.key.startsWith('Arrow')) {
       const here = [...hits].find(([, a]) => a === area)[0];
@@ -262,6 +356,7 @@ export function createBoard(svg, options = {}) {
     const found = [...hits].find(([, a]) => a === event.target);
     if (found) focused = found[0];
   };
+  svg.addEventListener('pointerdown', interrupt, true);
   svg.addEventListener('click', onClick);
   svg.addEventListener('dblclick', onDoubleClick);
   svg.addEventListener('keydown', onKeyDown);
@@ -302,12 +397,21 @@ export function createBoard(svg, options = {}) {
     /** Show a new state and/or change options; a new match or version starts a new turn. */
     set(next) {
       if ('portrait' in next) orient(!!next.portrait);
+      const before = config.state;
+      const bottom = config.bottom;
       Object.assign(config, next);
       const s = state();
       const key = s ? `${s.match_id}:${s.version}:${mySeat()}` : null;
       if (key !== shown) {
         shown = key;
         resetTurn();
+        // Another version: a running animation ends where it is (the new state shows at
+        // once); otherwise another player's new play is animated.
+        const wasRunning = stopMotion('cancelled');
+        const play = !wasRunning && config.animate && !document.hidden ? newPlay(before, s) : null;
+        if (play && play.seat !== mySeat()) startMotion(play, before.board);
+      } else if (config.bottom !== bottom || !config.animate) {
+        stopMotion('cancelled');
       }
       schedule();
     },
@@ -347,6 +451,8 @@ export function createBoard(svg, options = {}) {
     },
     destroy() {
       if (frame !== null) { cancelAnimationFrame(frame.raf); clearTimeout(frame.timer); }
+      stopMotion('cancelled');
+      svg.removeEventListener('pointerdown', interrupt, true);
       svg.removeEventListener('click', onClick);
       svg.removeEventListener('dblclick', onDoubleClick);
       svg.removeEventListener('keydown', onKeyDown);

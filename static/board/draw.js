@@ -2,8 +2,8 @@
 // Everything is drawn in the bottom player's numbering (see geometry.js).
 
 import {
-  BAR, BAR_CX, BAR_W, BAR_X, BOARD_W, BOTTOM, HEIGHT, LEFT, MID_Y, OFF, PH, PW, R, RIGHT, TOP,
-  TRAY_W, TRAY_X, barY, isTop, pointX, stackY,
+  BAR, BAR_CX, BAR_W, BAR_X, BOARD_W, BOTTOM, FRAME, HEIGHT, LEFT, MID_Y, OFF, PH, PW, R, RIGHT,
+  TOP, TRAY_W, TRAY_X, barY, isTop, pointX, stackY,
 } from './geometry.js';
 
 export const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -61,40 +61,43 @@ export function drawHitAreas(parent) {
   return areas;
 }
 
-function checker(parent, cx, cy, seat, extra = '') {
-  return el(parent, 'circle', { cx, cy, r: R - 1, class: `checker seat${seat}${extra ? ` ${extra}` : ''}` });
+function checker(parent, cx, cy, seat, extra = '', kind = 'checker') {
+  return el(parent, 'circle', { cx, cy, r: R - 1, class: `${kind} seat${seat}${extra ? ` ${extra}` : ''}` });
 }
 
 /** The checkers of `view` ({mine, theirs} from the bottom player's side; `lifted` is a point
- *  one checker of the bottom player is dragged from). */
-export function drawCheckers(parent, view, bottom, num, lifted = null) {
+ *  one checker of the bottom player is dragged from). `kind` is their class: `checker` for
+ *  the position, `piece` for an animation's picture of the board above it (motion.js), which
+ *  looks the same but is not the position. */
+export function drawCheckers(parent, view, bottom, num, lifted = null, kind = 'checker') {
   const top = 1 - bottom;
   for (let p = 1; p <= 24; p += 1) {
     for (const [counts, seat] of [[view.mine, bottom], [view.theirs, top]]) {
       const n = counts[p] - (seat === bottom && lifted === p ? 1 : 0);
       for (let i = 0; i < n; i += 1) {
-        checker(parent, pointX(p), stackY(p, i, n), seat).setAttribute('data-point', p);
+        checker(parent, pointX(p), stackY(p, i, n), seat, '', kind).setAttribute('data-point', p);
       }
       if (n > 5) el(parent, 'text', { x: pointX(p), y: stackY(p, n - 1, n) + 6, class: `count seat${seat}` }, num(n));
     }
   }
   const barMine = view.mine[BAR] - (lifted === BAR ? 1 : 0);
-  for (let i = 0; i < barMine; i += 1) checker(parent, BAR_CX, barY(true, i), bottom, 'on-bar');
-  for (let i = 0; i < view.theirs[BAR]; i += 1) checker(parent, BAR_CX, barY(false, i), top, 'on-bar');
+  for (let i = 0; i < barMine; i += 1) checker(parent, BAR_CX, barY(true, i), bottom, 'on-bar', kind);
+  for (let i = 0; i < view.theirs[BAR]; i += 1) checker(parent, BAR_CX, barY(false, i), top, 'on-bar', kind);
   return { barMine };
 }
 
-/** The bar's label and the borne-off checkers in the trays, with their counts. */
-export function drawTrays(parent, view, bottom, num, barWord) {
+/** The bar's label and the borne-off checkers in the trays, with their counts (`kind`: the
+ *  class of a borne-off checker, `off`, or `piece-off` in an animation's picture). */
+export function drawTrays(parent, view, bottom, num, barWord, kind = 'off') {
   const top = 1 - bottom;
   if (view.mine[BAR] || view.theirs[BAR]) {
     el(parent, 'text', { x: BAR_CX, y: MID_Y + 38, class: 'bar-label' }, barWord);  // under the cube
   }
   for (let i = 0; i < view.mine[OFF]; i += 1) {
-    el(parent, 'rect', { x: TRAY_X + 8, y: BOTTOM - 8 - (i + 1) * 18, width: TRAY_W - 16, height: 15, rx: 3, class: `off seat${bottom}` });
+    el(parent, 'rect', { x: TRAY_X + 8, y: BOTTOM - 8 - (i + 1) * 18, width: TRAY_W - 16, height: 15, rx: 3, class: `${kind} seat${bottom}` });
   }
   for (let i = 0; i < view.theirs[OFF]; i += 1) {
-    el(parent, 'rect', { x: TRAY_X + 8, y: TOP + 8 + i * 18, width: TRAY_W - 16, height: 15, rx: 3, class: `off seat${top}` });
+    el(parent, 'rect', { x: TRAY_X + 8, y: TOP + 8 + i * 18, width: TRAY_W - 16, height: 15, rx: 3, class: `${kind} seat${top}` });
   }
   if (view.theirs[OFF]) el(parent, 'text', { x: TRAY_X + TRAY_W / 2, y: MID_Y - 8, class: 'off-count' }, num(view.theirs[OFF]));
   if (view.mine[OFF]) el(parent, 'text', { x: TRAY_X + TRAY_W / 2, y: MID_Y + 22, class: 'off-count' }, num(view.mine[OFF]));
@@ -106,17 +109,42 @@ const PIPS = {
   6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]],
 };
 
-/** The dice on the roller's half: `all` the roll's dice, `used` which are played already. */
-export function drawDice(parent, all, used, roller, onRight) {
+/** The dice on the roller's half: `all` the roll's dice, `used` which are played already
+ *  (`kind`: each die's class, `die`, or `piece-die` in an animation's picture). */
+export function drawDice(parent, all, used, roller, onRight, kind = 'die') {
   const centre = onRight ? RIGHT + 3 * PW : LEFT + 3 * PW;
-  const g = el(parent, 'g', { class: 'dice' });
+  const g = el(parent, 'g', { class: kind === 'die' ? 'dice' : `${kind}s` });
   const n = all.length;
   all.forEach((value, i) => {
     const cx = centre + (i - (n - 1) / 2) * 58;
-    const die = el(g, 'g', { class: `die seat${roller}${used[i] ? ' used' : ''}`, 'data-die': value });
+    const die = el(g, 'g', { class: `${kind} seat${roller}${used[i] ? ' used' : ''}`, 'data-die': value });
     el(die, 'rect', { x: cx - 24, y: MID_Y - 24, width: 48, height: 48, rx: 8 });
     for (const [dx, dy] of PIPS[value]) el(die, 'circle', { cx: cx + dx * 13, cy: MID_Y + dy * 13, r: 5 });
   });
+  return g;
+}
+
+/** The last play's marks: the points (bottom numbering, BAR, OFF) its checkers left
+ *  (`from`, outlined) and stopped on (`to`, filled), for the `seat` that played it. */
+export function drawLastMove(parent, marks, bottom) {
+  const g = el(parent, 'g', { class: 'last-move', 'data-last-seat': marks.seat });
+  const own = marks.seat === bottom;
+  const mark = (p, cls) => {
+    const attrs = { class: cls, 'data-last': p === BAR ? 'bar' : p === OFF ? 'off' : p };
+    if (p === BAR) {
+      el(g, 'rect', { ...attrs, x: BAR_X + 4, y: own ? MID_Y + 34 : TOP + 4, width: BAR_W - 8, height: MID_Y - 38 - FRAME, rx: 6 });
+    } else if (p === OFF) {
+      el(g, 'rect', { ...attrs, x: TRAY_X + 2, y: own ? BOTTOM - 298 : TOP + 2, width: TRAY_W - 4, height: 296, rx: 6 });
+    } else {
+      const x = pointX(p);
+      const base = isTop(p) ? TOP : BOTTOM;
+      const tip = isTop(p) ? TOP + PH - 20 : BOTTOM - PH + 20;
+      el(g, 'polygon', { ...attrs, points: `${x - PW / 2 + 4},${base} ${x + PW / 2 - 4},${base} ${x},${tip}` });
+    }
+  };
+  for (const p of marks.from) mark(p, 'last-from');
+  for (const p of marks.to) mark(p, 'last-to');
+  return g;
 }
 
 /** The cube: centred on the bar, or at its owner's edge; an offered cube on the doubler's half. */
