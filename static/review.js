@@ -20,12 +20,16 @@ let index = 0;
 const board = createBoard($('board'), { words });
 onPortrait((upright) => { board.set({ portrait: upright }); board.flush(); });
 
-/** Frame `i` in the shape of a live state, for the board component. */
+/** Frame `i` in the shape of a live state, for the board component; its game's events up to
+ *  the frame's let the board mark the last play, as on the live table. */
 function boardState(frame, i) {
+  const [g, e] = frame.at;
+  const game = g >= 0 ? data.games[g] : null;
   return {
     match_id: data.match_id, version: i, status: 'finished', your_seat: null,
     rules: data.rules, board: frame.board, dice: frame.dice, cube: frame.cube,
     phase: frame.phase, player_on_roll: frame.player_on_roll, player_to_act: frame.player_to_act,
+    games: game ? [{ number: game.number, events: game.events.slice(0, e + 1) }] : [],
   };
 }
 
@@ -58,7 +62,7 @@ function frameText(frame) {
 function show(i) {
   index = Math.max(0, Math.min(frames.length - 1, i));
   const frame = frames[index];
-  board.set({ state: boardState(frame, index), bottom: 0, interactive: false });
+  board.set({ state: boardState(frame, index), bottom: 0, interactive: false, lastMove: true });
   board.flush();  // a step is the viewer's own input: show it at once
   renderPlayer(1, 'review-top', frame);
   renderPlayer(0, 'review-bottom', frame);

@@ -7,7 +7,8 @@
   function slides() { return Array.from(stage.querySelectorAll(".slide")); }
   function fit(slide) {
     slide.style.transform = "none";
-    const scale = Math.min(window.innerWidth / slide.scrollWidth, window.innerHeight / slide.scrollHeight);
+    // the stage leaves the bottom strip to the caption and the buttons
+    const scale = Math.min(stage.clientWidth / slide.scrollWidth, stage.clientHeight / slide.scrollHeight);
     slide.style.transform = `scale(${scale})`;
     slide.dataset.scale = String(scale);
   }
