@@ -243,7 +243,8 @@ export function createBoard(svg, options = {}) {
       motion.index = i;
       drawStill(i);
     }
-    const t = elapsed / motion.steps[i].duration;
+    // (a frame's time can be a little before the animation started)
+    const t = Math.max(0, elapsed / motion.steps[i].duration);
     const [x, y] = pointAlong(motion.steps[i].path, t < 0.5 ? 2 * t * t : 1 - 2 * (1 - t) * (1 - t));
     motion.flyer.setAttribute('cx', x.toFixed(1));
     motion.flyer.setAttribute('cy', y.toFixed(1));
