@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("tavla", "matches", "tournaments")
+PACKAGES = ("tavla", "matches", "tournaments", "seasons")
 
 # Bottom to top: (what the layer is, the modules in it). A module belongs to the layer of
 # its longest matching prefix (``matches.players.ratings`` is more precise than
@@ -29,6 +29,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("the rules engine: pure, no Django", ("tavla.engine",)),
     ("GNU Backgammon and match analysis: no Django", ("tavla.analysis",)),
     ("tournament formats and money: pure", ("tournaments.formats", "tournaments.money")),
+    ("club seasons' rules (arenas, ladders, leagues): pure", ("seasons", "seasons.formats")),
     ("the project's plumbing: settings, queues, Celery app, Redis, API edge",
      ("tavla", "tavla.apps", "tavla.settings", "tavla.queues", "tavla.celery", "tavla.tasks",
       "tavla.redis_client", "tavla.embedded_redis", "tavla.security", "tavla.throttles",
