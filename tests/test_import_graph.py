@@ -49,6 +49,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
      ("tournaments", "tournaments.models", "tournaments.selectors", "tournaments.services",
       "tournaments.notices", "tournaments.publishing", "tournaments.treasury",
       "tournaments.demo", "tournaments.tasks", "tournaments.desk")),
+    ("club seasons: records, services and tasks",
+     ("seasons.models", "seasons.selectors", "seasons.services", "seasons.tasks")),
     ("the doors of match play: sockets, REST, pages, forms, admin and referee tools",
      ("matches.live", "matches.rest", "matches.views", "matches.forms", "matches.urls",
       "matches.admin", "matches.referee", "matches.chat.admin", "matches.chat.socket",
@@ -59,7 +61,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
       "tournaments.desk_api", "tournaments.desk_views",
       "tournaments.routing", "tournaments.views", "tournaments.publish_views",
       "tournaments.room_views", "tournaments.urls", "tournaments.templatetags",
-      "tournaments.apps")),
+      "tournaments.apps", "seasons.apps")),
     ("the site's top: ASGI/WSGI, URLs, health, daphne glue, management commands",
      ("tavla.site", "tavla.management")),
 )
@@ -80,6 +82,9 @@ FUNCTION_LEVEL_ALLOWED: dict[tuple[str, str], str] = {
     ("tournaments.apps", "tournaments.models"): _APP_READY,
     ("tournaments.apps", "tournaments.notices"): _APP_READY,
     ("tournaments.apps", "django.db.models.signals"): _APP_READY,
+    ("seasons.apps", "matches.models"): _APP_READY,
+    ("seasons.apps", "matches.signals"): _APP_READY,
+    ("seasons.apps", "seasons.services"): _APP_READY,
     ("matches.gnubg.tasks", "matches.gnubg.evaluation"): "the process boundary: gnubg loads only "
     "in the worker that runs the task; a web process imports the tasks to queue them and must "
     "never load gnubg (tavla.analysis.gnubg_guard)",

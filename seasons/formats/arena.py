@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Generic, TypeVar
 
 from tournaments.formats.matching import matching_size
 
@@ -33,18 +33,18 @@ P = TypeVar("P", bound=Hashable)
 
 
 @dataclass(frozen=True)
-class ArenaResult:
+class ArenaResult(Generic[P]):
     """One finished arena match: ``winner`` beat ``loser``; ``finished`` orders results (a
     timestamp or a sequence number: any number that grows with time)."""
 
-    winner: Hashable
-    loser: Hashable
+    winner: P
+    loser: P
     finished: float
 
 
 @dataclass(frozen=True)
-class ArenaScore:
-    player: Hashable
+class ArenaScore(Generic[P]):
+    player: P
     points: int
     wins: int
     played: int
@@ -66,10 +66,9 @@ def points_for(streak_before: int) -> int:
     return STREAK_POINTS if streak_before >= STREAK_AFTER else WIN_POINTS
 
 
-def scores(players: Iterable[Hashable],
-           results: Iterable[ArenaResult]) -> dict[Hashable, ArenaScore]:
+def scores(players: Iterable[P], results: Iterable[ArenaResult[P]]) -> dict[P, ArenaScore[P]]:
     """Every player's score from the finished matches (taken in the order they finished)."""
-    state: dict[Hashable, ArenaScore] = {
+    state: dict[P, ArenaScore[P]] = {
         player: ArenaScore(player, 0, 0, 0, 0, float("-inf"), ()) for player in players}
     for result in sorted(results, key=lambda r: r.finished):
         for player in (result.winner, result.loser):
@@ -86,8 +85,7 @@ def scores(players: Iterable[Hashable],
     return state
 
 
-def leaderboard(players: Iterable[Hashable],
-                results: Iterable[ArenaResult]) -> list[ArenaScore]:
+def leaderboard(players: Iterable[P], results: Iterable[ArenaResult[P]]) -> list[ArenaScore[P]]:
     """The players best first: points, then wins, then who reached their points first (a
     player who never won ranks by points and wins only, in the order given)."""
     ordered = list(players)
@@ -96,9 +94,9 @@ def leaderboard(players: Iterable[Hashable],
                   key=lambda s: (-s.points, -s.wins, s.reached, position[s.player]))
 
 
-def last_opponents(results: Iterable[ArenaResult]) -> dict[Hashable, Hashable]:
+def last_opponents(results: Iterable[ArenaResult[P]]) -> dict[P, P]:
     """Each player's opponent in their latest finished match."""
-    last: dict[Hashable, Hashable] = {}
+    last: dict[P, P] = {}
     for result in sorted(results, key=lambda r: r.finished):
         last[result.winner] = result.loser
         last[result.loser] = result.winner
