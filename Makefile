@@ -27,7 +27,7 @@ lint: $(TEST_STAMP)
 	$(PY) -m ruff check .
 
 typecheck: $(TEST_STAMP)
-	$(PY) -m mypy --strict tavla/engine tournaments/formats tournaments/money.py tavla/analysis
+	$(PY) -m mypy --strict tavla/engine tournaments/formats tournaments/money.py tavla/analysis seasons/formats
 	$(PY) -m mypy tavla matches tournaments benchmarks deploy
 
 # pytest-xdist: one worker per CPU, each with its own test database (SQLite file or

@@ -112,6 +112,7 @@ INSTALLED_APPS = [
     "tavla",
     "matches",
     "tournaments",
+    "seasons",
 ]
 
 MIDDLEWARE = [
@@ -308,6 +309,9 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         "task": "tournaments.forfeit_no_shows", "schedule": 30.0, "options": {"expires": 60},
     },
     "heartbeat": {"task": "tavla.tasks.heartbeat", "schedule": TAVLA_HEARTBEAT_SECONDS},
+    # Arenas: free players paired (also done at once when a player becomes free), and an
+    # arena closed once its time is up and its last match ended.
+    "arena-sweep": {"task": "seasons.arena_sweep", "schedule": 5.0, "options": {"expires": 10}},
     # Every flag and grace forfeit. No expiry: a queued sweep is never dropped, and one
     # that finds another has just run does nothing (matches/services/clocks.py).
     "sweep-expired-clocks": {

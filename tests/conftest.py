@@ -94,6 +94,7 @@ STORES_INDEPENDENT = (
     "tests/analysis/test_matread.py", "tests/analysis/test_purity.py",
     "tests/analysis/test_rules_and_bad_files.py",
     "tests/tournaments/test_formats_",      # the pure pairing formats
+    "tests/seasons/test_formats_",          # the pure rules of arenas, ladders, leagues
     "tests/tournaments/test_money.py", "tests/tournaments/test_late_penalty.py",
     "tests/tournaments/test_models_tournament.py", "tests/tournaments/test_projector_contrast.py",
     "tests/matches/test_board_palette.py", "tests/matches/test_jsontext.py",

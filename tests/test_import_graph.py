@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("tavla", "matches", "tournaments")
+PACKAGES = ("tavla", "matches", "tournaments", "seasons")
 
 # Bottom to top: (what the layer is, the modules in it). A module belongs to the layer of
 # its longest matching prefix (``matches.players.ratings`` is more precise than
@@ -29,6 +29,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("the rules engine: pure, no Django", ("tavla.engine",)),
     ("GNU Backgammon and match analysis: no Django", ("tavla.analysis",)),
     ("tournament formats and money: pure", ("tournaments.formats", "tournaments.money")),
+    ("club seasons' rules (arenas, ladders, leagues): pure", ("seasons", "seasons.formats")),
     ("the project's plumbing: settings, queues, Celery app, Redis, API edge",
      ("tavla", "tavla.apps", "tavla.settings", "tavla.queues", "tavla.celery", "tavla.tasks",
       "tavla.redis_client", "tavla.embedded_redis", "tavla.security", "tavla.throttles",
@@ -48,6 +49,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
      ("tournaments", "tournaments.models", "tournaments.selectors", "tournaments.services",
       "tournaments.notices", "tournaments.publishing", "tournaments.treasury",
       "tournaments.demo", "tournaments.tasks", "tournaments.desk")),
+    ("club seasons: records, services and tasks",
+     ("seasons.models", "seasons.selectors", "seasons.services", "seasons.tasks")),
     ("the doors of match play: sockets, REST, pages, forms, admin and referee tools",
      ("matches.live", "matches.rest", "matches.views", "matches.forms", "matches.urls",
       "matches.admin", "matches.referee", "matches.chat.admin", "matches.chat.socket",
@@ -58,7 +61,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
       "tournaments.desk_api", "tournaments.desk_views",
       "tournaments.routing", "tournaments.views", "tournaments.publish_views",
       "tournaments.room_views", "tournaments.urls", "tournaments.templatetags",
-      "tournaments.apps")),
+      "tournaments.apps", "seasons.apps")),
     ("the site's top: ASGI/WSGI, URLs, health, daphne glue, management commands",
      ("tavla.site", "tavla.management")),
 )
@@ -79,6 +82,9 @@ FUNCTION_LEVEL_ALLOWED: dict[tuple[str, str], str] = {
     ("tournaments.apps", "tournaments.models"): _APP_READY,
     ("tournaments.apps", "tournaments.notices"): _APP_READY,
     ("tournaments.apps", "django.db.models.signals"): _APP_READY,
+    ("seasons.apps", "matches.models"): _APP_READY,
+    ("seasons.apps", "matches.signals"): _APP_READY,
+    ("seasons.apps", "seasons.services"): _APP_READY,
     ("matches.gnubg.tasks", "matches.gnubg.evaluation"): "the process boundary: gnubg loads only "
     "in the worker that runs the task; a web process imports the tasks to queue them and must "
     "never load gnubg (tavla.analysis.gnubg_guard)",

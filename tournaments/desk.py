@@ -14,10 +14,8 @@ a :class:`~tournaments.services.TournamentError`, which changes nothing.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any
 
 from django.db.models import QuerySet
@@ -25,207 +23,43 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
-from matches import log_reasons
 from matches.models import Player
 from tournaments import permissions, selectors, services, treasury
+from tournaments.desk_inputs import (
+    DivisionEditInput,
+    DivisionInput,
+    EntryInput,
+    EntryReasonInput,
+    MoneyInput,
+    NoInput,
+    PaidInput,
+    PairingInput,
+    PairingReasonInput,
+    PlayerInput,
+    RatingInput,
+    ReasonInput,
+    RejectReportInput,
+    ResultInput,
+    RoundStartInput,
+    SidePoolCreateInput,
+    SidePoolDeleteInput,
+    SidePoolEditInput,
+    SidePoolInput,
+    SwapInput,
+    TableInput,
+)
 from tournaments.models import (
-    Eligibility,
     Entry,
     FormatName,
     Pairing,
     SidePool,
     Tournament,
-    TournamentLog,
     TournamentStatus,
 )
 from tournaments.services import TournamentError
 
 DIRECTOR = "director"
 REFEREE = "referee"
-
-
-# -- inputs ----------------------------------------------------------------------------------
-
-
-def reason_field(required: bool = True) -> serializers.CharField:
-    return serializers.CharField(
-        max_length=500, required=required, allow_blank=not required,
-        label=_("Reason"), help_text=_("Why: goes to the tournament's log with your name."))
-
-
-class NoInput(serializers.Serializer[Any]):
-    """An action on the whole tournament that needs nothing more."""
-
-
-class PlayerInput(serializers.Serializer[Any]):
-    player = serializers.IntegerField(min_value=1, label=_("Player"),
-                                      help_text=_("The player's id."))
-
-
-class EntryInput(serializers.Serializer[Any]):
-    entry = serializers.IntegerField(min_value=1, label=_("Entry"),
-                                     help_text=_("The entry's id (see entries/)."))
-
-
-class EntryReasonInput(EntryInput):
-    reason = reason_field()
-
-
-class PaidInput(EntryInput):
-    paid = serializers.BooleanField(default=True, label=_("Paid"))
-
-
-class SidePoolInput(EntryInput):
-    side_pool = serializers.IntegerField(min_value=1, label=_("Side pool"))
-    member = serializers.BooleanField(default=True, label=_("In the pool"))
-
-
-class DivisionInput(EntryReasonInput):
-    division = serializers.IntegerField(min_value=1, label=_("Division"))
-    reason = reason_field(required=False)
-
-
-class PairingInput(serializers.Serializer[Any]):
-    pairing = serializers.IntegerField(min_value=1, label=_("Pairing"),
-                                       help_text=_("The pairing's id (see bracket/)."))
-
-
-class PairingReasonInput(PairingInput):
-    reason = reason_field()
-
-
-class RejectReportInput(PairingInput):
-    reason = reason_field(required=False)
-
-
-class ResultInput(PairingReasonInput):
-    winner = serializers.IntegerField(min_value=1, label=_("Winner"),
-                                      help_text=_("The winner's entry id."))
-    winner_points = serializers.IntegerField(min_value=0, max_value=999, required=False,
-                                             allow_null=True, label=_("Winner's points"))
-    loser_points = serializers.IntegerField(min_value=0, max_value=999, required=False,
-                                            allow_null=True, label=_("Loser's points"))
-
-
-class TableInput(PairingInput):
-    board_number = serializers.IntegerField(min_value=1, max_value=999,
-                                            label=_("Table number"))
-
-
-class RoundStartInput(serializers.Serializer[Any]):
-    bracket = serializers.CharField(max_length=16, label=_("Bracket"))
-    number = serializers.IntegerField(min_value=1, max_value=999, label=_("Round"))
-    starts_at = serializers.DateTimeField(allow_null=True, label=_("Starts at"),
-                                          help_text=_("Empty (null): no time."))
-
-
-class ReasonInput(serializers.Serializer[Any]):
-    reason = reason_field()
-
-
-class SwapInput(serializers.Serializer[Any]):
-    pairing_a = serializers.IntegerField(min_value=1, label=_("Pairing A"))
-    entry_a = serializers.IntegerField(min_value=1, label=_("Player A"),
-                                       help_text=_("An entry id of pairing A."))
-    pairing_b = serializers.IntegerField(min_value=1, label=_("Pairing B"))
-    entry_b = serializers.IntegerField(min_value=1, label=_("Player B"),
-                                       help_text=_("An entry id of pairing B."))
-    reason = reason_field()  # last: the form reads in the order the director fills it
-
-
-class RatingInput(EntryReasonInput):
-    rating = serializers.FloatField(min_value=0, max_value=5000, label=_("Rating"))
-
-
-def _amount(label: Any, *, percent: bool = False, **kwargs: Any) -> serializers.DecimalField:
-    if percent:
-        return serializers.DecimalField(max_digits=5, decimal_places=2, min_value=0,
-                                        max_value=100, label=label, **kwargs)
-    return serializers.DecimalField(max_digits=9, decimal_places=2, min_value=0, label=label,
-                                    **kwargs)
-
-
-def _optional(field: type[serializers.Field[Any, Any, Any, Any]], label: Any,
-              **kwargs: Any) -> Any:
-    """A field left out (or null) to keep the setting as it is."""
-    return field(required=False, allow_null=True, label=label, **kwargs)
-
-
-def _table_field(label: Any, **kwargs: Any) -> serializers.CharField:
-    return serializers.CharField(max_length=60, allow_blank=True, label=label,
-                                 help_text=_("A preset or percentages, e.g. 50/30/20; empty: "
-                                             "all to the winner."), **kwargs)
-
-
-class MoneyInput(serializers.Serializer[Any]):
-    """The money settings; each one left out (or null) stays as it is."""
-
-    entry_fee = _amount(_("Entry fee"), required=False, allow_null=True)
-    currency = serializers.CharField(max_length=8, required=False, allow_null=True,
-                                     allow_blank=True, label=_("Currency"))
-    return_percent = _amount(_("Return to players (%)"), percent=True, required=False,
-                             allow_null=True)
-    payout_table = _table_field(_("Payout table"), required=False, allow_null=True)
-    consolation_percent = _amount(_("Consolation flight's share (%)"), percent=True,
-                                  required=False, allow_null=True)
-    consolation_payout_table = _table_field(_("Consolation payout table"), required=False,
-                                            allow_null=True)
-    last_chance_percent = _amount(_("Last chance flight's share (%)"), percent=True,
-                                  required=False, allow_null=True)
-    last_chance_payout_table = _table_field(_("Last chance payout table"), required=False,
-                                            allow_null=True)
-    forfeit_prize_on_disqualification = serializers.BooleanField(
-        required=False, label=_("A disqualified player forfeits their place and prize"))
-    reason = reason_field(required=False)
-
-
-class SidePoolCreateInput(serializers.Serializer[Any]):
-    name = serializers.CharField(max_length=60, label=_("Name"))
-    fee = _amount(_("Fee"))
-    return_percent = _amount(_("Return to players (%)"), percent=True, default=Decimal(100))
-    payout_table = _table_field(_("Payout table"), default="100")
-    reason = reason_field(required=False)
-
-
-class SidePoolTarget(serializers.Serializer[Any]):
-    side_pool = serializers.IntegerField(min_value=1, label=_("Side pool"),
-                                         help_text=_("The side pool's id (see money/)."))
-
-
-class SidePoolEditInput(SidePoolTarget):
-    name = _optional(serializers.CharField, _("Name"), max_length=60)
-    fee = _amount(_("Fee"), required=False, allow_null=True)
-    return_percent = _amount(_("Return to players (%)"), percent=True, required=False,
-                             allow_null=True)
-    payout_table = _table_field(_("Payout table"), required=False, allow_null=True)
-    reason = reason_field(required=False)
-
-
-class SidePoolDeleteInput(SidePoolTarget):
-    reason = reason_field(required=False)
-
-
-class DivisionEditInput(serializers.Serializer[Any]):
-    """A division's settings; each one left out stays as it is, a limit set to null is
-    cleared."""
-
-    division = serializers.IntegerField(min_value=1, label=_("Division"),
-                                        help_text=_("The division's id (see divisions in "
-                                                    "GET <id>/)."))
-    name = _optional(serializers.CharField, _("Name"), max_length=120)
-    division_order = _optional(serializers.IntegerField, _("Order"), min_value=0,
-                               max_value=1000)
-    eligibility = _optional(serializers.ChoiceField, _("Eligibility"),
-                            choices=Eligibility.choices)
-    min_rating = _optional(serializers.FloatField, _("Minimum rating"), min_value=0,
-                           max_value=5000)
-    max_rating = _optional(serializers.FloatField, _("Maximum rating (exclusive)"),
-                           min_value=0, max_value=5000)
-    min_experience = _optional(serializers.IntegerField, _("Minimum experience"),
-                               min_value=0, max_value=2**31 - 1)
-    max_experience = _optional(serializers.IntegerField, _("Maximum experience (exclusive)"),
-                               min_value=0, max_value=2**31 - 1)
-    reason = reason_field(required=False)
 
 
 # -- the table -------------------------------------------------------------------------------
@@ -280,14 +114,9 @@ _BEFORE_START = (TournamentStatus.REGISTRATION, TournamentStatus.CHECK_IN)
 # Targets: the object an action is about, found inside the tournament (an event's entries
 # and pairings are in its divisions) or refused as not_found.
 
-def family(tournament: Tournament) -> list[int]:
-    """The tournament and, for an event, its divisions."""
-    return [tournament.pk, *tournament.divisions.values_list("pk", flat=True)]
-
-
 def entry_in(tournament: Tournament, entry_id: int) -> Entry:
     entry = Entry.objects.select_related("player", "tournament").filter(
-        pk=entry_id, tournament_id__in=family(tournament)).first()
+        pk=entry_id, tournament_id__in=selectors.family(tournament)).first()
     if entry is None:
         raise TournamentError("not_found", f"There is no entry {entry_id} in this tournament.",
                               field="entry")
@@ -296,7 +125,7 @@ def entry_in(tournament: Tournament, entry_id: int) -> Entry:
 
 def pairing_in(tournament: Tournament, pairing_id: int) -> Pairing:
     row = Pairing.objects.filter(pk=pairing_id,
-                                 tournament_id__in=family(tournament)).first()
+                                 tournament_id__in=selectors.family(tournament)).first()
     if row is None:
         raise TournamentError("not_found",
                               f"There is no pairing {pairing_id} in this tournament.",
@@ -600,73 +429,6 @@ def desk_tournaments(user: Any) -> QuerySet[Tournament]:
     ):
         return queryset
     return queryset.filter(director=user)
-
-
-# What the log's action codes mean, as the desk shows them (the API gives the codes).
-LOG_LABELS: dict[str, str | Promise] = {
-    "created": _("created"), "registration_opened": _("registration opened"),
-    "check_in_opened": _("check-in opened"), "registered": _("registered"),
-    "checked_in": _("checked in"), "reseeded": _("seeds drawn again"), "started": _("started"),
-    "paired": _("paired"), "pair_next_round": _("next round paired"),
-    "late_entry": _("late entry"), "withdrawn": _("withdrawn"),
-    "disqualified": _("disqualified"), "reinstated": _("reinstated"), "result": _("result"),
-    "result_cleared": _("result cleared"), "reported": _("result reported"),
-    "report_rejected": _("report rejected"), "reopened": _("pairing re-opened"),
-    "repaired": _("paired again"), "board_set": _("table number set"),
-    "round_start_set": _("round start time set"), "paid": _("marked paid"),
-    "unpaid": _("marked not paid"), "side_pool_entered": _("entered a side pool"),
-    "side_pool_left": _("left a side pool"), "division_assigned": _("assigned to a division"),
-    "division_not_started": _("division not started"), "finished": _("finished"),
-    "pairing_swapped": _("players swapped"), "round_repaired": _("round paired again"),
-    "round_undone": _("round taken back"), "money_set": _("money settings changed"),
-    "side_pool_created": _("side pool added"), "side_pool_changed": _("side pool changed"),
-    "side_pool_deleted": _("side pool deleted"), "division_changed": _("division changed"),
-}
-
-
-# The reasons the services write into the log themselves (tournaments/services), as the desk
-# shows them in the reader's language; a director's or referee's own words inside them, and
-# any reason typed by a person, are shown as written. Each pattern matches a whole reason.
-LOG_REASONS: tuple[tuple[re.Pattern[str], str | Promise], ...] = tuple(
-    (re.compile(pattern), words) for pattern, words in (
-        (r"both players are out of the tournament: both lose",
-         _("both players are out of the tournament: both lose")),
-        (r"decided again after a correction", _("decided again after a correction")),
-        (r"did not check in", _("did not check in")),
-        (r"fewer than two players", _("fewer than two players")),
-        (r"not assigned to a division", _("not assigned to a division")),
-        (r"players imported from CSV", _("players imported from CSV")),
-        (r"report confirmed", _("report confirmed")),
-        (r"waiting for the director to assign a division",
-         _("waiting for the director to assign a division")),
-        (r"withdrawn by the director", _("withdrawn by the director")),
-        (r"absent from (?P<slot>\S+) without notice", _("absent from %(slot)s without notice")),
-        (r"match (?P<match>\d+) voided: (?P<reason>.+)", _("match %(match)s voided: %(reason)s")),
-        (r"match (?P<match>\d+): (?P<reason>.+)", _("match %(match)s: %(reason)s")),
-        (r"match (?P<match>\d+)", _("match %(match)s")),
-        (r"the result of (?P<slot>\S+) was corrected: (?P<reason>.+)",
-         _("the result of %(slot)s was corrected: %(reason)s")),
-        (r"(?P<player>.+) is out of the tournament", _("%(player)s is out of the tournament")),
-    ))
-
-
-def log_reason(reason: str) -> str:
-    """A log line's reason in the reader's language (:data:`LOG_REASONS`); a match's own
-    reason inside it through :func:`matches.log_reasons.reason_text`."""
-    for pattern, words in LOG_REASONS:
-        found = pattern.fullmatch(reason)
-        if found:
-            values = found.groupdict()
-            if "reason" in values:
-                values["reason"] = log_reasons.reason_text(values["reason"])
-            return str(words) % values if values else str(words)
-    return log_reasons.reason_text(reason)
-
-
-def log_of(tournament: Tournament, limit: int = 500) -> QuerySet[TournamentLog]:
-    """The tournament's log and its divisions', newest first."""
-    return (TournamentLog.objects.filter(tournament_id__in=family(tournament))
-            .select_related("actor").order_by("-created_at", "-pk")[:limit])
 
 
 # -- doing it ----------------------------------------------------------------------------------

@@ -30,7 +30,7 @@ from rest_framework.response import Response
 
 from matches.errors import ServiceError
 from matches.rest.errors import error_response, service_error_response
-from tournaments import desk, selectors, services, treasury
+from tournaments import desk, desk_log, selectors, services, treasury
 from tournaments.models import Eligibility, Tournament
 from tournaments.permissions import can_see_money
 from tournaments.services.creation import TEMPLATES
@@ -272,7 +272,7 @@ class DeskViewSet(viewsets.GenericViewSet[Tournament]):
         tournament = self._tournament(pk)
         if desk.role_of(request.user, tournament) is None:
             return error_response("forbidden", "Only a referee or the director reads the log.")
-        return Response([log_line(line) for line in desk.log_of(tournament)])
+        return Response([log_line(line) for line in desk_log.log_of(tournament)])
 
     @extend_schema(responses={200: OpenApiTypes.OBJECT,
                               403: OpenApiResponse(description="Not the event's staff.")})

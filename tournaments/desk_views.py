@@ -26,7 +26,7 @@ from rest_framework.exceptions import ValidationError
 
 from matches.errors import ServiceError
 from matches.models import Player
-from tournaments import desk, permissions, selectors, services, treasury
+from tournaments import desk, desk_log, permissions, selectors, services, treasury
 from tournaments.desk_api import (
     CreateSerializer,
     RatingSerializer,
@@ -165,7 +165,7 @@ def desk_page(request: HttpRequest, pk: int) -> HttpResponse:
     by_target: dict[str, list[desk.DeskAction]] = {}
     for spec in allowed:
         by_target.setdefault(spec.target, []).append(spec)
-    ids = desk.family(tournament)
+    ids = selectors.family(tournament)
     players = [(p.pk, p.display_name) for p in
                Player.objects.exclude(entries__tournament_id__in=ids).order_by("display_name")]
     divisions = list(tournament.divisions.order_by("division_order", "pk"))
@@ -269,8 +269,9 @@ def desk_page(request: HttpRequest, pk: int) -> HttpResponse:
         "entries": entries,
         "divisions": divisions,
         "bracket": bracket,
-        "log": [(line, desk.LOG_LABELS.get(line.action, line.action), desk.log_reason(line.reason))
-                for line in desk.log_of(tournament, limit=200)],
+        "log": [(line, desk_log.LOG_LABELS.get(line.action, line.action),
+                 desk_log.log_reason(line.reason))
+                for line in desk_log.log_of(tournament, limit=200)],
         "undo": undo_form,
         "is_paired_format": tournament.format in (FormatName.SWISS, FormatName.ROUND_ROBIN),
         "statuses": TournamentStatus,

@@ -36,6 +36,11 @@ PLAYED_SOURCES = frozenset({ResultSource.MATCH, ResultSource.REPORT, ResultSourc
                             ResultSource.OVERRIDE})
 
 
+def family(tournament: Tournament) -> list[int]:
+    """The tournament and, for an event, its divisions."""
+    return [tournament.pk, *tournament.divisions.values_list("pk", flat=True)]
+
+
 def tournament_group(tournament_id: int) -> str:
     """The channel-layer group of every page showing one tournament."""
     return f"tournament.{tournament_id}"

@@ -12,22 +12,19 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from matches import services
 from matches.models import Event, Match, Player, Table
 from matches.rest.serializers import MatchStateSerializer
+from tests import api_clients
 from tests.matches.conftest import act
 
 pytestmark = pytest.mark.django_db
 
 
 def token_client(player: Player) -> APIClient:
-    client = APIClient()
-    token, _ = Token.objects.get_or_create(user=player.user)
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
-    return client
+    return api_clients.token_client(player.user)
 
 
 def post_action(client: APIClient, match_id: int, **body: Any) -> Any:

@@ -37,7 +37,7 @@ from tests.matches.test_consumer import (  # noqa: F401 - the fixture closes poo
 
 ROOT = Path(__file__).resolve().parents[2]
 # The product's packages (the benchmarks set up their fixtures as tests do).
-PACKAGES = ("matches", "tournaments", "tavla")
+PACKAGES = ("matches", "tournaments", "tavla", "seasons")
 # The door, and the one SQL adapter it reads and writes the locked match through.
 DOOR = {"matches/services/change.py", "matches/services/statements.py"}
 # Writes to a model's rows (on a chain that starts at ``Match``).

@@ -7,9 +7,9 @@ from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.db import connections
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from tests.api_clients import token_client
 from tests.tournaments.conftest import open_pairings, play_match
 from tournaments.models import Entry, EntryStatus
 
@@ -17,11 +17,7 @@ pytestmark = pytest.mark.django_db
 
 
 def api_as(player=None) -> APIClient:
-    client = APIClient()
-    if player is not None:
-        token, _ = Token.objects.get_or_create(user=player.user)
-        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
-    return client
+    return token_client(player.user if player is not None else None)
 
 
 def test_anyone_reads_tournaments_entries_standings_and_the_bracket(make_tournament):

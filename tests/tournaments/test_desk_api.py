@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import Permission, User
-from rest_framework.authtoken.models import Token
-from rest_framework.test import APIClient
 
 from matches.models import Player
+from tests.api_clients import desk_action as act
+from tests.api_clients import token_client
 from tournaments import desk
 from tournaments.models import (
     Entry,
@@ -25,19 +25,6 @@ from tournaments.models import (
 )
 
 pytestmark = pytest.mark.django_db
-
-
-def client_for(user: User | None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        token, _ = Token.objects.get_or_create(user=user)
-        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
-    return client
-
-
-def act(user: User | None, tournament: Tournament, name: str, /, **data: Any) -> Any:
-    return client_for(user).post(f"/api/tournaments/{tournament.pk}/actions/{name}/", data,
-                                 format="json")
 
 
 def snapshot(tournament: Tournament) -> tuple[Any, ...]:
@@ -61,10 +48,10 @@ def player_user(make_player: Any) -> User:
 
 def test_a_director_creates_from_a_template_and_a_player_cannot(director: User,
                                                                  player_user: User) -> None:
-    templates = client_for(None).get("/api/tournaments/templates/").json()
+    templates = token_client(None).get("/api/tournaments/templates/").json()
     assert {"swiss_5", "swiss_cut_8", "single_elimination", "double_elimination",
             "round_robin", "progressive_consolation"} <= {t["key"] for t in templates}
-    response = client_for(director).post("/api/tournaments/from-template/",
+    response = token_client(director).post("/api/tournaments/from-template/",
                                          {"template": "swiss_5", "name": "Club Swiss",
                                           "rounds": 4, "entry_fee": "10.00"}, format="json")
     assert response.status_code == 201, response.json()
@@ -73,23 +60,23 @@ def test_a_director_creates_from_a_template_and_a_player_cannot(director: User,
     assert tournament.director == director and tournament.status == TournamentStatus.DRAFT
     assert tournament.log.get().action == "created"
     count = Tournament.objects.count()
-    refused = client_for(player_user).post("/api/tournaments/from-template/",
+    refused = token_client(player_user).post("/api/tournaments/from-template/",
                                            {"template": "swiss_5", "name": "Mine"},
                                            format="json")
     assert refused.status_code == 403 and refused.json()["error"] == "forbidden"
-    bad = client_for(director).post("/api/tournaments/from-template/",
+    bad = token_client(director).post("/api/tournaments/from-template/",
                                     {"template": "round_robin", "name": "RR", "rounds": 3},
                                     format="json")
     assert bad.status_code == 400 and bad.json()["error"] == "bad_option"
-    cut = client_for(director).post("/api/tournaments/from-template/",
+    cut = token_client(director).post("/api/tournaments/from-template/",
                                     {"template": "swiss_cut_8", "name": "Cut", "rounds": 4},
                                     format="json")
     assert cut.status_code == 201 and cut.json()["format_options"] == {"rounds": 4, "cut": 8}
     count += 1
-    unknown = client_for(director).post("/api/tournaments/from-template/",
+    unknown = token_client(director).post("/api/tournaments/from-template/",
                                         {"template": "nope", "name": "X"}, format="json")
     assert unknown.status_code == 400
-    anonymous = client_for(None).post("/api/tournaments/from-template/",
+    anonymous = token_client(None).post("/api/tournaments/from-template/",
                                       {"template": "swiss_5", "name": "X"}, format="json")
     assert anonymous.status_code == 401
     assert Tournament.objects.count() == count
@@ -97,7 +84,7 @@ def test_a_director_creates_from_a_template_and_a_player_cannot(director: User,
 
 def test_a_swiss_runs_over_the_api_alone(director: User, referee: User,
                                          make_player: Any) -> None:
-    created = client_for(director).post("/api/tournaments/from-template/", {
+    created = token_client(director).post("/api/tournaments/from-template/", {
         "template": "swiss_5", "name": "API Swiss", "rounds": 3, "over_the_board": True,
         "match_lengths": [1]}, format="json").json()
     tournament = Tournament.objects.get(pk=created["id"])
@@ -162,7 +149,7 @@ def test_a_swiss_runs_over_the_api_alone(director: User, referee: User,
                for r in second if r.entry_a and r.entry_b)
     assert act(referee, tournament, "double_forfeit", pairing=second[0].pk,
                reason="both absent").status_code == 200
-    log = client_for(referee).get(f"/api/tournaments/{tournament.pk}/log/").json()
+    log = token_client(referee).get(f"/api/tournaments/{tournament.pk}/log/").json()
     actions = [line["action"] for line in log]
     assert "late_entry" in actions and "reinstated" in actions
     assert any(line["reason"] == "wrong box ticked" and line["actor"] == "referee"
@@ -244,17 +231,17 @@ def test_the_action_list_is_what_each_role_may_take_now(running: Tournament, dir
                                                         referee: User,
                                                         player_user: User) -> None:
     url = f"/api/tournaments/{running.pk}/actions/"
-    as_director = {a["name"] for a in client_for(director).get(url).json()}
-    as_referee = {a["name"] for a in client_for(referee).get(url).json()}
+    as_director = {a["name"] for a in token_client(director).get(url).json()}
+    as_referee = {a["name"] for a in token_client(referee).get(url).json()}
     assert {"late_entry", "withdraw", "disqualify", "enter_result", "round_start"} <= as_director
     assert "start" not in as_director and "open_registration" not in as_director
     assert as_referee == {"set_paid", "side_pool", "reinstate", "enter_result",
                           "confirm_report", "reject_report", "correct_result",
                           "double_forfeit", "set_table"}
-    assert client_for(player_user).get(url).json() == []
-    assert client_for(None).get(url).json() == []
-    assert client_for(player_user).get(f"/api/tournaments/{running.pk}/log/").status_code == 403
-    described = next(a for a in client_for(referee).get(url).json()
+    assert token_client(player_user).get(url).json() == []
+    assert token_client(None).get(url).json() == []
+    assert token_client(player_user).get(f"/api/tournaments/{running.pk}/log/").status_code == 403
+    described = next(a for a in token_client(referee).get(url).json()
                      if a["name"] == "enter_result")
     assert {f["name"]: f["required"] for f in described["fields"]} == {
         "pairing": True, "reason": True, "winner": True, "winner_points": False,
@@ -343,7 +330,7 @@ def test_hand_edits_and_a_rating_over_the_api(make_tournament: Any, director: Us
     entry.player.refresh_from_db()
     assert entry.player.rating == 1875.5
     actions = [line["action"] for line in
-               client_for(director).get(f"/api/tournaments/{tournament.pk}/log/").json()]
+               token_client(director).get(f"/api/tournaments/{tournament.pk}/log/").json()]
     assert {"pairing_swapped", "round_repaired", "round_undone"} <= set(actions)
 
 
@@ -352,33 +339,33 @@ def test_players_import_export_and_rating_for_club_directors_only(director: User
                                                                   make_player: Any) -> None:
     text = "name,club,rating,experience\nAli Rezaei,Tehran BG,1712.5,340\nBad,,abc,\n"
     before = sorted(Player.objects.values_list("display_name", "rating"))
-    assert client_for(None).post("/api/tournaments/players/import/",
+    assert token_client(None).post("/api/tournaments/players/import/",
                                  {"csv": text}, format="json").status_code == 401
-    assert client_for(referee).post("/api/tournaments/players/import/",
+    assert token_client(referee).post("/api/tournaments/players/import/",
                                     {"csv": text}, format="json").status_code == 403
-    report = client_for(director).post("/api/tournaments/players/import/",
+    report = token_client(director).post("/api/tournaments/players/import/",
                                        {"csv": text, "dry_run": False}, format="json").json()
     assert report["applied"] is False and report["counts"]["error"] == 1
     assert [line["line"] for line in report["lines"] if line["status"] == "error"] == [3]
     assert sorted(Player.objects.values_list("display_name", "rating")) == before
     good = "name,club,rating,experience\nAli Rezaei,Tehran BG,1712.5,340\n"
-    preview = client_for(director).post("/api/tournaments/players/import/", {"csv": good},
+    preview = token_client(director).post("/api/tournaments/players/import/", {"csv": good},
                                         format="json").json()
     assert preview["dry_run"] is True and preview["counts"]["created"] == 1
     assert not Player.objects.filter(display_name="Ali Rezaei").exists()
-    done = client_for(director).post("/api/tournaments/players/import/",
+    done = token_client(director).post("/api/tournaments/players/import/",
                                      {"csv": good, "dry_run": False}, format="json").json()
     assert done["applied"] is True
     ali = Player.objects.get(display_name="Ali Rezaei")
     assert ali.rating == 1712.5
-    exported = client_for(director).get("/api/tournaments/players/export/")
+    exported = token_client(director).get("/api/tournaments/players/export/")
     assert exported.status_code == 200 and exported["Content-Type"].startswith("text/csv")
     assert "Ali Rezaei,Tehran BG,1712.50,340" in exported.content.decode()
-    assert client_for(referee).get("/api/tournaments/players/export/").status_code == 403
-    rated = client_for(director).post("/api/tournaments/players/rating/", {
+    assert token_client(referee).get("/api/tournaments/players/export/").status_code == 403
+    rated = token_client(director).post("/api/tournaments/players/rating/", {
         "player": ali.pk, "rating": 1800, "reason": "won the club cup"}, format="json")
     assert rated.status_code == 200 and rated.json()["rating"] == 1800
-    refused = client_for(referee).post("/api/tournaments/players/rating/", {
+    refused = token_client(referee).post("/api/tournaments/players/rating/", {
         "player": ali.pk, "rating": 1000, "reason": "x"}, format="json")
     assert refused.status_code == 403
     ali.refresh_from_db()
@@ -387,7 +374,7 @@ def test_players_import_export_and_rating_for_club_directors_only(director: User
 
 def test_a_director_creates_an_event_s_divisions_and_its_money_over_the_api(
         director: User, referee: User, make_tournament: Any) -> None:
-    boss = client_for(director)
+    boss = token_client(director)
 
     def create(status: int, **data: Any) -> Any:
         response = boss.post("/api/tournaments/from-template/",
@@ -420,7 +407,7 @@ def test_a_director_creates_an_event_s_divisions_and_its_money_over_the_api(
     other = User.objects.create_user("other-director", is_staff=True)
     other.user_permissions.add(*Permission.objects.filter(
         codename__in=["add_tournament"]))
-    refused = client_for(other).post("/api/tournaments/from-template/", {
+    refused = token_client(other).post("/api/tournaments/from-template/", {
         "template": "swiss_5", "name": "Mine", "event": event}, format="json")
     assert refused.status_code == 403 and refused.json()["error"] == "forbidden"
     assert create(409, event=started.pk)["error"] == "bad_status"

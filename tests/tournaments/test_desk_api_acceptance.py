@@ -18,10 +18,9 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from rest_framework.authtoken.models import Token
-from rest_framework.test import APIClient
 
 from matches.models import Player
+from tests.api_clients import token_client
 from tests.tournaments.event_checks import (
     CONSOLATION_TABLE,
     FEE,
@@ -37,18 +36,11 @@ pytestmark = pytest.mark.django_db
 SIDE_FEE = Decimal("5.00")
 
 
-def client_for(user: User) -> APIClient:
-    client = APIClient()
-    token, _ = Token.objects.get_or_create(user=user)
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
-    return client
-
-
 class Desk:
     """One user's HTTP calls to the tournament API."""
 
     def __init__(self, user: User) -> None:
-        self.client = client_for(user)
+        self.client = token_client(user)
 
     def get(self, path: str) -> Any:
         response = self.client.get(f"/api/tournaments/{path}")

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
-from rest_framework.authtoken.models import Token
-from rest_framework.test import APIClient
 
+from tests.api_clients import desk_action as act
+from tests.api_clients import token_client
 from tournaments import desk, permissions, services
 from tournaments.models import (
     Eligibility,
@@ -31,19 +31,6 @@ pytestmark = pytest.mark.django_db
 MONEY = ("entry_fee", "currency", "return_percent", "payout_table", "consolation_percent",
          "consolation_payout_table", "last_chance_percent", "last_chance_payout_table",
          "forfeit_prize_on_disqualification")
-
-
-def api(user: User | None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        token, _ = Token.objects.get_or_create(user=user)
-        client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
-    return client
-
-
-def act(user: User | None, tournament: Tournament, action: str, /, **data: Any) -> Any:
-    return api(user).post(f"/api/tournaments/{tournament.pk}/actions/{action}/", data,
-                          format="json")
 
 
 def money_of(tournament: Tournament) -> tuple[Any, ...]:
@@ -146,12 +133,12 @@ def test_a_referee_is_neither_offered_nor_allowed_the_set_up(
                 services.side_pool_delete(side_pool_id=side.pk, actor=referee)
         assert error.value.code == "forbidden"
     assert money_of(tournament) == before and pools_of(tournament) == pools
-    offered = {a["name"] for a in api(referee).get(
+    offered = {a["name"] for a in token_client(referee).get(
         f"/api/tournaments/{tournament.pk}/actions/").json()}
     assert not offered & {"set_money", "add_side_pool", "edit_side_pool",
                           "delete_side_pool", "edit_division"}
     assert "side_pool" in offered  # membership is the referee's
-    offered = {a["name"] for a in api(director).get(
+    offered = {a["name"] for a in token_client(director).get(
         f"/api/tournaments/{tournament.pk}/actions/").json()}
     assert {"set_money", "add_side_pool", "edit_side_pool", "delete_side_pool"} <= offered
     page = logged_in(referee).get(f"/tournaments/{tournament.pk}/desk/").content.decode()
@@ -320,7 +307,7 @@ def test_a_division_of_another_event_or_a_started_one_is_refused(
     services.tournament_start(tournament_id=event.pk, actor=director)
     event.refresh_from_db()
     assert event.status == TournamentStatus.RUNNING
-    offered = {a["name"] for a in api(director).get(
+    offered = {a["name"] for a in token_client(director).get(
         f"/api/tournaments/{event.pk}/actions/").json()}
     assert "edit_division" not in offered
     with pytest.raises(TournamentError) as error:
@@ -333,16 +320,16 @@ def test_a_division_of_another_event_or_a_started_one_is_refused(
 def test_an_event_with_divisions_keeps_no_money_of_its_own(
         divided: tuple[Tournament, Tournament, Tournament], director: User) -> None:
     event, top, _low = divided
-    offered = {a["name"] for a in api(director).get(
+    offered = {a["name"] for a in token_client(director).get(
         f"/api/tournaments/{event.pk}/actions/").json()}
     assert "edit_division" in offered
     assert not offered & {"set_money", "add_side_pool"}
-    described = {a["name"]: {f["name"]: f for f in a["fields"]} for a in api(director).get(
+    described = {a["name"]: {f["name"]: f for f in a["fields"]} for a in token_client(director).get(
         f"/api/tournaments/{event.pk}/actions/").json()}
     eligibility = described["edit_division"]["eligibility"]
     assert sorted(eligibility["choices"]) == sorted(Eligibility.values)
     assert not described["edit_division"]["min_rating"]["required"]
-    money_fields = {f["name"]: f for f in next(a for a in api(director).get(
+    money_fields = {f["name"]: f for f in next(a for a in token_client(director).get(
         f"/api/tournaments/{top.pk}/actions/").json() if a["name"] == "set_money")["fields"]}
     assert money_fields["entry_fee"]["type"] == "decimal"
     assert money_fields["forfeit_prize_on_disqualification"]["type"] == "boolean"
@@ -379,14 +366,14 @@ def test_the_money_is_read_over_the_api_by_the_staff_only(
     for entry in tournament.entries.all():
         services.entry_set_paid(entry_id=entry.pk, paid=True, actor=referee)
     url = f"/api/tournaments/{tournament.pk}/money/"
-    body = api(referee).get(url).json()
+    body = token_client(referee).get(url).json()
     assert body["pool"] == "40.00" and body["paid"] == 4 and not body["finished"]
     assert body["settings"]["payout_table"] == "70/30"
     assert [p["amount"] for p in body["places"]] == ["28.00", "12.00"]
-    assert api(director).get(url).status_code == 200
-    player = api(make_player("nosy").user).get(url)
+    assert token_client(director).get(url).status_code == 200
+    player = token_client(make_player("nosy").user).get(url)
     assert player.status_code == 403 and player.json()["error"] == "forbidden"
-    assert api(None).get(url).status_code in (401, 403)
+    assert token_client(None).get(url).status_code in (401, 403)
 
 
 # -- the desk's pages --------------------------------------------------------------------------

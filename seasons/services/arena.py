@@ -1,0 +1,183 @@
+"""Arena services: create, join, pause, pair the free players, score a finished match, close.
+
+Pairing happens whenever players may have become free — a player joins or comes back from a
+pause, an arena match ends (after its transaction commits) — and on the beat's sweep
+(:func:`arena_sweep`), which also closes arenas whose time is up and whose last match ended.
+Pairing locks the arena's row, so two pairings of one arena never run at once and nobody is
+paired twice. The rules are :mod:`seasons.formats.arena`'s.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from matches import services as match_services
+from matches.errors import ServiceError
+from matches.models import Match, Player
+from matches.rules import rule_names
+from seasons.formats.arena import ArenaResult, last_opponents, pair_free, scores
+from seasons.models import Arena, ArenaEntry, ArenaGame
+
+#: The longest arena: a club evening.
+MAX_DURATION = timedelta(hours=12)
+
+
+class ArenaError(ServiceError):
+    """An arena change the rules refuse (``code`` says which); nothing changed."""
+
+
+def arena_create(*, name: str, starts_at: datetime, ends_at: datetime, match_length: int = 3,
+                 creator: Player | None = None, **rules: Any) -> Arena:
+    """A new arena with the table rules ``rules`` (any of a tournament template's rules)."""
+    unknown = set(rules) - set(rule_names(template=True))
+    if unknown:
+        raise ArenaError("invalid_option", f"Unknown arena options: {', '.join(sorted(unknown))}.")
+    name = (name or "").strip()
+    if not name:
+        raise ArenaError("invalid_option", "An arena needs a name.")
+    if not (isinstance(match_length, int) and 1 <= match_length <= 25):
+        raise ArenaError("invalid_option", "An arena's matches are played to 1 to 25 points.")
+    if not ends_at > starts_at:
+        raise ArenaError("invalid_option", "An arena ends after it starts.")
+    if ends_at - starts_at > MAX_DURATION:
+        raise ArenaError("invalid_option", "An arena lasts at most 12 hours.")
+    arena = Arena(name=name[:80], starts_at=starts_at, ends_at=ends_at,
+                  match_length=match_length, created_by=creator, **rules)
+    arena.full_clean()
+    arena.save()
+    return arena
+
+
+def arena_join(*, arena_id: int, player: Player | None, now: datetime | None = None) -> ArenaEntry:
+    """``player`` joins the arena (before it ends); paired at once if it is running."""
+    if player is None:
+        raise ArenaError("not_authenticated", "Log in to join the arena.")
+    now = now or timezone.now()
+    with transaction.atomic():
+        arena = _locked(arena_id)
+        if arena.closed_at is not None or now >= arena.ends_at:
+            raise ArenaError("arena_over", "This arena is over.")
+        entry, created = ArenaEntry.objects.get_or_create(
+            arena=arena, player=player, defaults={"free_since": now})
+        if not created:
+            raise ArenaError("already_joined", "You are already in this arena.")
+        _pair_on_commit(arena.pk, now)
+    return entry
+
+
+def arena_pause(*, arena_id: int, player: Player | None, paused: bool,
+                now: datetime | None = None) -> ArenaEntry:
+    """Pause (not paired until back; points kept) or come back."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        arena = _locked(arena_id)
+        entry = ArenaEntry.objects.filter(arena=arena, player=player).first()
+        if entry is None:
+            raise ArenaError("not_in_arena", "You are not in this arena.")
+        if entry.paused != paused:
+            entry.paused = paused
+            if not paused:
+                entry.free_since = now
+            entry.save(update_fields=["paused", "free_since"])
+            if not paused:
+                _pair_on_commit(arena.pk, now)
+    return entry
+
+
+def arena_pair(*, arena_id: int, now: datetime | None = None) -> list[ArenaGame]:
+    """Pair the arena's free players now (nobody, outside its time) and start their matches."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        arena = _locked(arena_id)
+        if not arena.is_running(now):
+            return []
+        everyone = list(arena.entries.select_related("player"))
+        entries = [e for e in everyone if not e.paused]
+        busy: set[int] = set()
+        for a, b in arena.games.filter(finished_at__isnull=True).values_list("player_a",
+                                                                           "player_b"):
+            busy.update((a, b))
+        free = sorted((e for e in entries if e.player_id not in busy),
+                      key=lambda e: (e.free_since, e.pk))
+        results = finished_results(arena)
+        points = {player: score.points for player, score in scores(
+            [e.player_id for e in everyone], results).items()}
+        last = last_opponents(results)
+        players = {e.player_id: e.player for e in free}
+        games = []
+        for a, b in pair_free([e.player_id for e in free], points, last):
+            games.append(_start_game(arena, players[a], players[b], now))
+    return games
+
+
+def arena_sweep(*, now: datetime | None = None) -> dict[str, int]:
+    """The beat's round: pair every running arena's free players; close every arena whose
+    time is up and whose matches have all ended."""
+    now = now or timezone.now()
+    paired = closed = 0
+    for arena_id in Arena.objects.filter(closed_at__isnull=True, starts_at__lte=now,
+                                         ends_at__gt=now).values_list("pk", flat=True):
+        paired += len(arena_pair(arena_id=arena_id, now=now))
+    for arena in Arena.objects.filter(closed_at__isnull=True, ends_at__lte=now):
+        with transaction.atomic():
+            arena = _locked(arena.pk)
+            if arena.closed_at is None and not arena.games.filter(
+                    finished_at__isnull=True).exists():
+                arena.closed_at = now
+                arena.save(update_fields=["closed_at"])
+                closed += 1
+    return {"paired": paired, "closed": closed}
+
+
+def on_match_finished(sender: Any, match: Match, **kwargs: Any) -> None:
+    """The ``match_finished`` receiver: an arena match scores, its players are free again,
+    and once the match's transaction commits the arena pairs them."""
+    game = ArenaGame.objects.filter(match=match).select_related("arena").first()
+    if game is None or game.finished_at is not None:
+        return
+    now = timezone.now()
+    game.winner_id = match.winner_id
+    game.finished_at = now
+    game.save(update_fields=["winner", "finished_at"])
+    ArenaEntry.objects.filter(arena_id=game.arena_id,
+                              player__in=(game.player_a_id, game.player_b_id)).update(
+        free_since=now)
+    _pair_on_commit(game.arena_id, None)
+
+
+def finished_results(arena: Arena) -> list[ArenaResult]:
+    """The arena's decided matches as the formats read them (a voided match scores nothing)."""
+    rows = (arena.games.filter(finished_at__isnull=False, winner__isnull=False)
+            .order_by("finished_at", "pk").values_list("player_a", "player_b", "winner"))
+    # ``finished`` only orders the results: their sequence number is enough.
+    return [ArenaResult(winner, b if winner == a else a, float(number))
+            for number, (a, b, winner) in enumerate(rows)]
+
+
+def _locked(arena_id: int) -> Arena:
+    arena = Arena.objects.select_for_update().filter(pk=arena_id).first()
+    if arena is None:
+        raise ArenaError("not_found", "No such arena.")
+    return arena
+
+
+def _pair_on_commit(arena_id: int, now: datetime | None) -> None:
+    transaction.on_commit(lambda: arena_pair(arena_id=arena_id, now=now))
+
+
+def _start_game(arena: Arena, a: Player, b: Player, now: datetime) -> ArenaGame:
+    """A table with the arena's rules, both players seated: the match starts at once."""
+    table = match_services.table_create(name=f"{arena.name} · {a} – {b}"[:80],
+                                        match_length=arena.match_length, **arena.rule_values())
+    for player in (a, b):
+        match_services.table_sit(table_id=table.pk, player=player,
+                                 invite=table.invite_token or None)
+    match = match_services.current_match(table)
+    if match is None:  # pragma: no cover - two seated players always start a match
+        raise ArenaError("not_started", "The arena match did not start.")
+    return ArenaGame.objects.create(arena=arena, match=match, player_a=a, player_b=b,
+                                    created_at=now)
