@@ -61,7 +61,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
       "tournaments.desk_api", "tournaments.desk_views",
       "tournaments.routing", "tournaments.views", "tournaments.publish_views",
       "tournaments.room_views", "tournaments.urls", "tournaments.templatetags",
-      "tournaments.apps", "seasons.apps")),
+      "tournaments.apps", "seasons.apps", "seasons.consumers", "seasons.routing",
+      "seasons.views", "seasons.forms", "seasons.urls")),
     ("the site's top: ASGI/WSGI, URLs, health, daphne glue, management commands",
      ("tavla.site", "tavla.management")),
 )

@@ -4,6 +4,7 @@ tasks and the ``match_finished`` receiver)."""
 from seasons.services.arena import (
     ArenaError,
     arena_create,
+    arena_group,
     arena_join,
     arena_pair,
     arena_pause,
@@ -11,5 +12,5 @@ from seasons.services.arena import (
     on_match_finished,
 )
 
-__all__ = ["ArenaError", "arena_create", "arena_join", "arena_pair", "arena_pause",
+__all__ = ["ArenaError", "arena_create", "arena_group", "arena_join", "arena_pair", "arena_pause",
            "arena_sweep", "on_match_finished"]

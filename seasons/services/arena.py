@@ -19,6 +19,7 @@ from matches import services as match_services
 from matches.errors import ServiceError
 from matches.models import Match, Player
 from matches.rules import rule_names
+from matches.services.broadcast import broadcast_on_commit
 from seasons.formats.arena import ArenaResult, last_opponents, pair_free, scores
 from seasons.models import Arena, ArenaEntry, ArenaGame
 
@@ -83,8 +84,7 @@ def arena_pause(*, arena_id: int, player: Player | None, paused: bool,
             if not paused:
                 entry.free_since = now
             entry.save(update_fields=["paused", "free_since"])
-            if not paused:
-                _pair_on_commit(arena.pk, now)
+            _pair_on_commit(arena.pk, now)
     return entry
 
 
@@ -111,6 +111,8 @@ def arena_pair(*, arena_id: int, now: datetime | None = None) -> list[ArenaGame]
         games = []
         for a, b in pair_free([e.player_id for e in free], points, last):
             games.append(_start_game(arena, players[a], players[b], now))
+        if games:
+            _changed(arena.pk)
     return games
 
 
@@ -129,6 +131,7 @@ def arena_sweep(*, now: datetime | None = None) -> dict[str, int]:
                     finished_at__isnull=True).exists():
                 arena.closed_at = now
                 arena.save(update_fields=["closed_at"])
+                _changed(arena.pk)
                 closed += 1
     return {"paired": paired, "closed": closed}
 
@@ -165,7 +168,18 @@ def _locked(arena_id: int) -> Arena:
     return arena
 
 
+def arena_group(arena_id: int) -> str:
+    """The channel-layer group of every page showing one arena."""
+    return f"arena.{arena_id}"
+
+
+def _changed(arena_id: int) -> None:
+    """Tell the arena's pages, once this transaction commits, that its board changed."""
+    broadcast_on_commit(arena_group(arena_id), {"type": "arena.changed", "arena_id": arena_id})
+
+
 def _pair_on_commit(arena_id: int, now: datetime | None) -> None:
+    _changed(arena_id)
     transaction.on_commit(lambda: arena_pair(arena_id=arena_id, now=now))
 
 

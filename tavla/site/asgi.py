@@ -36,9 +36,11 @@ websocket_urlpatterns: list[URLPattern | URLResolver] = [
     *matches_routing.websocket_urlpatterns,
 ]
 
+from seasons import routing as seasons_routing  # noqa: E402
 from tournaments import routing as tournaments_routing  # noqa: E402
 
 websocket_urlpatterns += tournaments_routing.websocket_urlpatterns
+websocket_urlpatterns += seasons_routing.websocket_urlpatterns
 
 # Like `runserver`, serve static files from the app itself while developing; in production
 # the proxy serves `collectstatic`'s output.

@@ -27,6 +27,7 @@ urlpatterns = [
     path("favicon.ico", FaviconView.as_view(), name="favicon"),
     path("admin/", admin.site.urls),
     path("tournaments/", include("tournaments.urls")),
+    path("arenas/", include("seasons.urls")),
     path("api/tournaments/", include("tournaments.api_urls")),
     path("", include("matches.urls")),
     path("accounts/", include("django.contrib.auth.urls")),

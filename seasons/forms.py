@@ -1,0 +1,20 @@
+"""The form a club organiser creates an arena with."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tavla.engine.clock import PRESETS
+
+
+class ArenaForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=80)
+    starts_in = forms.IntegerField(label=_("Starts in (minutes)"), min_value=0,
+                                   max_value=7 * 24 * 60, initial=0)
+    minutes = forms.IntegerField(label=_("Lasts (minutes)"), min_value=5, max_value=12 * 60,
+                                 initial=60)
+    match_length = forms.IntegerField(label=_("Match length (points)"), min_value=1,
+                                      max_value=25, initial=3)
+    clock = forms.ChoiceField(label=_("Clock"), initial="fast",
+                              choices=[(name, name) for name in PRESETS])
