@@ -240,6 +240,8 @@ def push_head(public: dict[str, Any]) -> dict[str, Any]:
         "player_ids": [p["id"] for p in public.get("players") or ()],
         "player_to_act": public.get("player_to_act"),
         "rolled": public.get("dice") is not None,
+        # who sits: a board's chat rooms follow the seats (matches.chat.socket)
+        "seat_ids": [seat and seat["id"] for seat in table.get("seats") or ()],
     }
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from matches.chat.phrases import phrase_words
+
 
 def lobby_strings() -> dict[str, str]:
     return {
@@ -170,5 +172,19 @@ def board_strings() -> dict[str, str]:
         "play_again": _("Play again"),
         "pip_title": _("Pip count"),
         "clock_delay": _("delay"),
-    }
+        # takeback in casual play (static/table/takeback.js)
+        "takeback": _("Take back my move"),
+        "takeback_asked": _("Takeback asked: waiting for {name}…"),
+        "takeback_offered": _("{name} asks to take back their last move."),
+        "takeback_accept": _("Accept"),
+        "takeback_decline": _("Decline"),
+        "takeback_withdraw": _("Withdraw"),
+        "ev_takeback": _("{name} took back a move"),
+        # preferences (static/table/preferences.js)
+        "preferences": _("Play settings"),
+        "pref_auto_roll": _("Roll for me when a double cannot help me"),
+        "pref_never_double": _("Never double in this match (always roll for me)"),
+        # quick chat phrases (static/chat.js)
+        "quick_phrases": _("Quick phrases"),
+    } | phrase_words()
 

@@ -232,6 +232,7 @@ class TableConsumer(ChatSocketMixin, _LiveConsumer):
             return  # a newer version was pushed while this one was read: the board has it
         self._shown(head)
         await self.send_json(selectors.for_viewer(public, self.viewer_id, plays))
+        await self.chat_follow_seats((head["match_id"], *head["seat_ids"]))
 
     def _shown(self, head: dict[str, Any]) -> None:
         self.shown = (head["match_id"], head["version"])
@@ -261,6 +262,8 @@ class TableConsumer(ChatSocketMixin, _LiveConsumer):
             return
         self._shown(event["head"])
         await self.send(text_data=selectors.viewer_text(event, self.viewer_id))
+        head = event["head"]
+        await self.chat_follow_seats((head["match_id"], *head.get("seat_ids", ())))
 
     async def table_state(self, event: dict[str, Any]) -> None:
         """Someone sat down or stood up: the table's public state, read once for all."""
