@@ -1,10 +1,11 @@
 """The chat half of a table's board socket (mixed into ``matches.live.consumers.TableConsumer``).
 
-Client → server: ``chat`` (``text``, or a quick ``phrase``'s code), ``chat_block`` / ``chat_unblock`` (``player_id``),
-``chat_report`` (``message_id``, optional ``reason``). Server → client: ``chat_history`` when
-the board opens (and after a block), ``chat`` for each new message this viewer may read,
-``chat_removed`` when a referee removes one, ``chat_reported`` to acknowledge a report. The
-rules of who reads what are in :mod:`matches.chat.rooms`.
+Client → server: ``chat`` (``text``, or a quick ``phrase``'s code), ``chat_block`` /
+``chat_unblock`` (``player_id``), ``chat_report`` (``message_id``, optional ``reason``).
+Server → client: ``chat_history`` when the board opens (and after a block, and when the
+seats change: :meth:`ChatSocketMixin.chat_follow_seats`), ``chat`` for each new message this
+viewer may read, ``chat_removed`` when a referee removes one, ``chat_reported`` to
+acknowledge a report. The rules of who reads what are in :mod:`matches.chat.rooms`.
 """
 
 from __future__ import annotations

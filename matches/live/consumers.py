@@ -314,11 +314,10 @@ class TableConsumer(ChatSocketMixin, _LiveConsumer):
             elif kind in ("takeback", "never_double"):  # casual play's takeback; one match's
                 await db(self._match_command)(kind, content)
             elif kind == "preferences":
-                await db(player_set_auto_roll)(player=self.player,
-                                               auto_roll=content.get("auto_roll"))
-                await self.send_json({"type": "preferences", "auto_roll": self.player.auto_roll}
-                                     if ref is None else {"type": "preferences", "ref": ref,
-                                                          "auto_roll": self.player.auto_roll})
+                kept = await db(player_set_auto_roll)(player=self.player,
+                                                      auto_roll=content.get("auto_roll"))
+                answer = {"type": "preferences", "auto_roll": kept.auto_roll}
+                await self.send_json(answer if ref is None else {**answer, "ref": ref})
             elif kind in CHAT_COMMANDS:
                 await self.chat_command(kind, content)
             elif kind in ("rematch", "rematch_decline"):

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any
 
 from matches.errors import ServiceError
 from matches.models import Event, LogKind, Match, Player
@@ -42,7 +42,6 @@ from tavla.engine.game import Phase, other
 from tavla.engine.match import MatchState
 
 ANSWERS = ("request", "accept", "decline")
-Answer = Literal["request", "accept", "decline"]
 
 
 @dataclass(frozen=True)
@@ -54,20 +53,21 @@ class _Target:
     undone_rolls: list[tuple[int, int]]  # the dice of the undone rolls, oldest first
 
 
-def takeback_refusal(match: Match) -> tuple[str, str] | None:
-    """Why no takeback is ever possible in ``match`` (code, detail), or ``None``. The board
-    asks too, so that it never offers what :func:`match_takeback` refuses."""
+def check_takeback_table(match: Match) -> None:
+    """Raise :class:`ServiceError` when no takeback is ever possible in ``match``:
+    ``takeback_rated``, ``takeback_tournament`` or ``takeback_bot``."""
     table = match.table
     if table.is_rated:
-        return "takeback_rated", "Takebacks are for unrated play: this table is rated."
+        raise ServiceError("takeback_rated",
+                           "Takebacks are for unrated play: this table is rated.")
     if rematch_refusal(table) is not None or table.reserved0_id or table.reserved1_id:
-        return "takeback_tournament", "A tournament match has no takebacks."
+        raise ServiceError("takeback_tournament", "A tournament match has no takebacks.")
     if match.has_bot:
-        return "takeback_bot", "The bot does not take back: there is no takeback against it."
-    return None
+        raise ServiceError("takeback_bot",
+                           "The bot does not take back: there is no takeback against it.")
 
 
-def match_takeback(*, match_id: int, player: Player | None, answer: str,
+def match_takeback(*, match_id: int, player: Player | None, answer: Any,
                    table_id: int | None = None, now: datetime | None = None) -> Match:
     """Ask to take back one's last play (``answer="request"``), or answer the opponent's
     request (``"accept"``, ``"decline"``; the asker's own ``"decline"`` withdraws it).
@@ -88,9 +88,7 @@ def match_takeback(*, match_id: int, player: Player | None, answer: str,
         seat = match.seat_of(player)
         if seat is None:
             raise ServiceError("not_a_player", "Only the match's players take back.")
-        refusal = takeback_refusal(match)
-        if refusal is not None:
-            raise ServiceError(*refusal)
+        check_takeback_table(match)
         asker = match.takeback_seat
         actor = player.user_id
         if answer == "request":
