@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
 
 from matches import selectors, services
 from matches.audit import dice_audit, replay_steps
@@ -180,3 +182,25 @@ def test_a_logged_takeback_to_an_unknown_event_does_not_replay(
         payload={"restore_to": 999, "undone": []})
     verification = services.match_verify(match_id=match.pk)
     assert not verification.ok and "takes back" in verification.detail
+
+
+@pytest.mark.django_db
+def test_the_rest_door_gives_the_same_answers(start_match: Callable[..., Match]) -> None:
+    match = casual(start_match)
+
+    def client(player: Player) -> APIClient:
+        api = APIClient()
+        api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=player.user)}")
+        return api
+
+    asker, answerer = client(match.player0), client(match.player1)
+    url = f"/api/matches/{match.pk}/takeback/"
+    asked = asker.post(url, {"answer": "request"}, format="json")
+    assert asked.status_code == 200 and asked.json()["takeback"] == {"asked_by": 0}
+    again = asker.post(url, {"answer": "request"}, format="json")
+    assert again.status_code == 409 and again.json()["error"] == "takeback_pending"
+    bad = answerer.post(url, {"answer": "perhaps"}, format="json")
+    assert bad.status_code == 400 and bad.json()["error"] == "bad_request"
+    accepted = answerer.post(url, {"answer": "accept"}, format="json")
+    assert accepted.status_code == 200
+    assert accepted.json()["dice"] == [3, 1] and accepted.json()["player_to_act"] == 0
