@@ -4,9 +4,31 @@ placeholders (``static/board/words.js``). Keep every string a script shows here.
 
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
+from typing import Final
 
-from matches.chat.phrases import phrase_words
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+# Quick chat phrases by code, in the order the board shows them (matches.chat.phrases sends
+# and checks them): each reader sees a phrase in their own language.
+QUICK_PHRASES: Final[dict[str, Promise]] = {
+    "hello": gettext_lazy("Hello!"),
+    "good_luck": gettext_lazy("Good luck!"),
+    "have_fun": gettext_lazy("Have fun!"),
+    "nice_roll": gettext_lazy("Nice roll!"),
+    "well_played": gettext_lazy("Well played!"),
+    "thanks": gettext_lazy("Thanks!"),
+    "sorry": gettext_lazy("Sorry!"),
+    "good_game": gettext_lazy("Good game!"),
+    "rematch": gettext_lazy("Rematch?"),
+    "bye": gettext_lazy("Bye!"),
+}
+
+
+def phrase_words() -> dict[str, str]:
+    """Every quick phrase in the active language, for the board's words (``phrase_<code>``)."""
+    return {f"phrase_{code}": str(words) for code, words in QUICK_PHRASES.items()}
 
 
 def lobby_strings() -> dict[str, str]:
