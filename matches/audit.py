@@ -44,11 +44,15 @@ def mat_filename(match: Match) -> str:
 
 def logged_rolls(events: list[Event]) -> list[tuple[int, str, int, tuple[int, int]]]:
     """Every roll in the log, opening rolls (and their ties) included, in the order rolled:
-    ``(sequence, kind, game number, dice)``."""
+    ``(sequence, kind, game number, dice)``. A roll an accepted takeback undid is left out:
+    the dice went back with it and the same roll was made again in its place
+    (:mod:`matches.services.takeback`)."""
+    undone = {sequence for event in events if event.kind == LogKind.TAKEBACK_ACCEPT
+              for sequence in event.payload.get("undone", ())}
     rolls = []
     for event in events:
         action = event.payload.get("action") if isinstance(event.payload, dict) else None
-        if action and action.get("type") in ROLL_ACTIONS:
+        if action and action.get("type") in ROLL_ACTIONS and event.sequence not in undone:
             dice = action["dice"]
             rolls.append((event.sequence, str(action["type"]), event.game_number,
                           (int(dice[0]), int(dice[1]))))
@@ -234,6 +238,14 @@ def _describe(event: Event, names: tuple[str, str]) -> str:
         if winner is None:
             return _("Match over, no winner: %(a)s-%(b)s (%(reason)s).") % values
         return _("Match over, won by %(name)s: %(a)s-%(b)s (%(reason)s).") % values
+    if event.kind == LogKind.TAKEBACK_REQUEST:
+        return _("%(name)s asks to take back their last play.") % {
+            "name": name(payload.get("player"))}
+    if event.kind == LogKind.TAKEBACK_ACCEPT:
+        return _("%(name)s accepts the takeback: back to the position before the play, with "
+                 "the same dice.") % {"name": name(payload.get("player"))}
+    if event.kind == LogKind.TAKEBACK_DECLINE:
+        return _("%(name)s declines the takeback.") % {"name": name(payload.get("player"))}
     if event.kind == LogKind.VOID:
         return _("Voided: %(reason)s") % {"reason": reason_text(str(payload.get("reason", "")))}
     return str(event.get_kind_display())

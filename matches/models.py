@@ -34,6 +34,13 @@ class Player(models.Model):
     # a key of tavla.analysis.levels.STRENGTHS.
     is_bot = models.BooleanField(_("bot"), default=False)
     bot_strength = models.CharField(_("bot strength"), max_length=20, blank=True)
+    # A preference (matches.services.preferences): the server rolls for this player when a
+    # double cannot help them (docs/protocol.md, "Preferences"). It rolls for everybody when
+    # no double is possible at all.
+    auto_roll = models.BooleanField(
+        _("roll automatically"), default=False,
+        help_text=_("Roll for me when doubling cannot help me: a single win at the current "
+                    "cube value already wins me the match."))
 
     class Meta:
         verbose_name = _("player")
@@ -225,6 +232,13 @@ class Match(models.Model):
     # Seats whose player asked for a rematch once this match was over (matches.services.rematch).
     rematch_offers: models.JSONField[Any] = models.JSONField(
         _("rematch asked by seats"), default=list, blank=True)
+    # The seat asking to take back its last play (casual play, matches.services.takeback),
+    # until the opponent answers or acts.
+    takeback_seat = models.PositiveSmallIntegerField(_("takeback asked by seat"), null=True,
+                                                     blank=True)
+    # Seats whose player chose "never double" for this match: the server rolls for them.
+    never_double: models.JSONField[Any] = models.JSONField(
+        _("never double (seats)"), default=list, blank=True)
 
     class Meta:
         verbose_name = _("match")
@@ -312,6 +326,9 @@ class LogKind(models.TextChoices):
     GAME_END = "game_end", _("Game ended")
     MATCH_END = "match_end", _("Match ended")
     VOID = "void", _("Voided")
+    TAKEBACK_REQUEST = "takeback_request", _("Takeback asked")
+    TAKEBACK_ACCEPT = "takeback_accept", _("Takeback accepted")
+    TAKEBACK_DECLINE = "takeback_decline", _("Takeback declined")
 
 
 class Event(models.Model):
@@ -495,6 +512,9 @@ class ChatMessage(models.Model):
                                verbose_name=_("author"))
     room = models.CharField(_("room"), max_length=12, choices=ChatRoom.choices)
     text = models.CharField(_("text"), max_length=300)
+    # A quick phrase's code (matches.chat.phrases): each reader sees it in their own language;
+    # ``text`` keeps its English words for the admin and for clients that do not know it.
+    phrase = models.CharField(_("quick phrase"), max_length=20, blank=True, default="")
     created_at = models.DateTimeField(_("time"), auto_now_add=True, db_index=True)
     deleted_at = models.DateTimeField(_("removed at"), null=True, blank=True)
 

@@ -141,6 +141,7 @@ def _player_dict(player: Player, seat: int, state: MatchState, clock: Clock | No
         "pips": state.pip_counts()[seat],
         "score": state.score[seat],
         "reserve": None if clock is None else round(clock.remaining(seat, now), 3),
+        "auto_roll": player.auto_roll,  # their preference: docs/protocol.md, "Preferences"
     }
 
 
@@ -191,6 +192,9 @@ def public_state(match: Match, state: MatchState | None = None) -> dict[str, Any
         "dice_commitment": match.dice_commitment,
         "client_seeds": client_seeds_state(match),  # before the first roll (docs/dice.md)
         "rematch_offers": list(match.rematch_offers),  # seats asking for a rematch (over)
+        # the seat asking to take back its last play (casual play), until answered
+        "takeback": None if match.takeback_seat is None else {"asked_by": match.takeback_seat},
+        "never_double": sorted(match.never_double),  # seats the server rolls for this match
         "table": table_dict(match.table, match),
     }
 
@@ -236,6 +240,8 @@ def push_head(public: dict[str, Any]) -> dict[str, Any]:
         "player_ids": [p["id"] for p in public.get("players") or ()],
         "player_to_act": public.get("player_to_act"),
         "rolled": public.get("dice") is not None,
+        # who sits: a board's chat rooms follow the seats (matches.chat.socket)
+        "seat_ids": [seat and seat["id"] for seat in table.get("seats") or ()],
     }
 
 

@@ -141,13 +141,27 @@ def replay_log(events: Iterable[Event]) -> Iterator[tuple[Event, MatchState, boo
     """The one replay of a match's log: each event with the engine state right after it, and
     whether it applied an engine action (the ``start`` event sets up the rules it stores).
 
+    An accepted takeback (``takeback_accept``, :mod:`matches.services.takeback`) puts the
+    state back to what it was after the event it names (``restore_to``): the plays and rolls
+    it undid stay in the log, marked ``undone``.
+
     Raises ``ValueError`` when the log does not begin with its ``start`` event, and the
     engine's errors (``ValueError`` too) when a logged action does not apply.
     """
     state: MatchState | None = None
+    # The state after each event of the current game: what a takeback may go back to.
+    # States are immutable and share their parts, so keeping them costs little.
+    after: dict[int, MatchState] = {}
     for event in events:
         applied = False
-        if event.kind == LogKind.START:
+        if event.kind == LogKind.TAKEBACK_ACCEPT:
+            restore_to = event.payload.get("restore_to")
+            if restore_to not in after:
+                raise ValueError(f"event {event.sequence} takes back to {restore_to!r}, "
+                                 "which is not an earlier event of the same game")
+            state = after[restore_to]
+            applied = True
+        elif event.kind == LogKind.START:
             start = event.payload.get("start_score") or (0, 0)  # a late-arrival penalty
             state = MatchState.new(Rules.from_dict(event.payload["rules"]),
                                    score=(int(start[0]), int(start[1])))
@@ -159,6 +173,9 @@ def replay_log(events: Iterable[Event]) -> Iterator[tuple[Event, MatchState, boo
             applied = True
         if state is None:
             raise ValueError("the log does not begin with a start event")
+        if event.kind in (LogKind.NEW_GAME, LogKind.START):
+            after.clear()  # a takeback never reaches into an earlier game
+        after[event.sequence] = state
         yield event, state, applied
 
 

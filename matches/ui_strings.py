@@ -4,7 +4,31 @@ placeholders (``static/board/words.js``). Keep every string a script shows here.
 
 from __future__ import annotations
 
+from typing import Final
+
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+# Quick chat phrases by code, in the order the board shows them (matches.chat.phrases sends
+# and checks them): each reader sees a phrase in their own language.
+QUICK_PHRASES: Final[dict[str, Promise]] = {
+    "hello": gettext_lazy("Hello!"),
+    "good_luck": gettext_lazy("Good luck!"),
+    "have_fun": gettext_lazy("Have fun!"),
+    "nice_roll": gettext_lazy("Nice roll!"),
+    "well_played": gettext_lazy("Well played!"),
+    "thanks": gettext_lazy("Thanks!"),
+    "sorry": gettext_lazy("Sorry!"),
+    "good_game": gettext_lazy("Good game!"),
+    "rematch": gettext_lazy("Rematch?"),
+    "bye": gettext_lazy("Bye!"),
+}
+
+
+def phrase_words() -> dict[str, str]:
+    """Every quick phrase in the active language, for the board's words (``phrase_<code>``)."""
+    return {f"phrase_{code}": str(words) for code, words in QUICK_PHRASES.items()}
 
 
 def lobby_strings() -> dict[str, str]:
@@ -172,5 +196,19 @@ def board_strings() -> dict[str, str]:
         "play_again": _("Play again"),
         "pip_title": _("Pip count"),
         "clock_delay": _("delay"),
-    }
+        # takeback in casual play (static/table/takeback.js)
+        "takeback": _("Take back my move"),
+        "takeback_asked": _("Takeback asked: waiting for {name}…"),
+        "takeback_offered": _("{name} asks to take back their last move."),
+        "takeback_accept": _("Accept"),
+        "takeback_decline": _("Decline"),
+        "takeback_withdraw": _("Withdraw"),
+        "ev_takeback": _("{name} took back a move"),
+        # preferences (static/table/preferences.js)
+        "preferences": _("Play settings"),
+        "pref_auto_roll": _("Roll for me when a double cannot help me"),
+        "pref_never_double": _("Never double in this match (always roll for me)"),
+        # quick chat phrases (static/chat.js)
+        "quick_phrases": _("Quick phrases"),
+    } | phrase_words()
 

@@ -1,6 +1,10 @@
 // Table chat: the board page's socket carries it (board.js re-dispatches every message as a
 // `tavla:message` event and sends what it gets as `tavla:send`), so this module owns no socket.
 // Text is only ever set with textContent: a message is never parsed as HTML.
+// A quick phrase comes as its code and is shown in the reader's own language (the page's
+// words, #board-strings: `phrase_<code>`); a code this page does not know shows its text.
+
+import { embedded } from './board/dom.js';
 
 const box = document.getElementById('chat');
 
@@ -14,6 +18,8 @@ if (box) {
   const muteKey = 'tavla-chat-muted';
   const muted = new Set(JSON.parse(localStorage.getItem(muteKey) || '[]'));
   const shown = new Map();  // message id → li
+  const boardWords = embedded('board-strings') || {};
+  const phraseText = (message) => (message.phrase && boardWords[`phrase_${message.phrase}`]) || message.text;
 
   const send = (message) => document.dispatchEvent(new CustomEvent('tavla:send', { detail: message }));
 
@@ -39,7 +45,8 @@ if (box) {
     room.textContent = message.room === 'players' ? words.players : words.spectators;
     const text = document.createElement('span');
     text.className = 'text';
-    text.textContent = message.text;
+    text.textContent = phraseText(message);
+    if (message.phrase) li.dataset.phrase = message.phrase;
     li.append(who, room, text);
     if (me && message.author.id !== me) {
       const tools = document.createElement('span');
@@ -100,6 +107,20 @@ if (box) {
       showError(message.detail || message.error);
     }
   });
+
+  const phrases = document.getElementById('chat-phrases');
+  if (phrases) {
+    for (const key of Object.keys(boardWords).filter((k) => k.startsWith('phrase_'))) {
+      const code = key.slice('phrase_'.length);
+      const b = button(boardWords[key], () => {
+        showError('');
+        send({ type: 'chat', phrase: code, ref: 'chat' });
+      });
+      b.className = 'chat-phrase';
+      b.dataset.phrase = code;
+      phrases.append(b);
+    }
+  }
 
   if (form) {
     // Typing here must never reach the board's keyboard shortcuts.

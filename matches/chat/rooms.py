@@ -25,6 +25,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from matches import access
+from matches.chat.phrases import english, phrase_code
 from matches.errors import ServiceError
 from matches.models import (
     ChatBlock,
@@ -85,6 +86,7 @@ def may_read(reader: Reader, room: str, *, match_in_progress: bool) -> bool:
 
 def message_data(message: ChatMessage) -> dict[str, Any]:
     return {"id": message.pk, "room": message.room, "text": message.text,
+            "phrase": message.phrase,
             "author": {"id": message.author_id, "name": message.author.display_name},
             "at": message.created_at.timestamp()}
 
@@ -117,12 +119,18 @@ def _history(table: Table, reader: Reader) -> list[dict[str, Any]]:
 
 
 @transaction.atomic
-def chat_post(*, table_id: int, player: Player | None, text: Any,
-              invite: str | None = None) -> ChatMessage:
+def chat_post(*, table_id: int, player: Player | None, text: Any = None,
+              invite: str | None = None, phrase: Any = None) -> ChatMessage:
     """Post ``text`` to the room the author belongs in; every board that may read it gets it.
-    ``invite``: the private table's invitation the author's board came with, if any."""
+    ``phrase``: instead of text, a quick phrase's code (:mod:`matches.chat.phrases`), which
+    each reader sees in their own language. ``invite``: the private table's invitation the
+    author's board came with, if any."""
     if player is None:
         raise ServiceError("not_authenticated", "Log in to chat.")
+    code = ""
+    if phrase is not None:
+        code = phrase_code(phrase)
+        text = english(code)
     if not isinstance(text, str) or not text.strip():
         raise ServiceError("bad_request", "text is the message, a non-empty string.")
     text = " ".join(text.split())  # one line: no control characters, no runs of spaces
@@ -141,7 +149,7 @@ def chat_post(*, table_id: int, player: Player | None, text: Any,
     match = playing_match(table)
     room = ChatRoom.PLAYERS if in_players_room(table, player) else ChatRoom.SPECTATORS
     message = ChatMessage.objects.create(table=table, match=match, author=player, room=room,
-                                         text=text)
+                                         text=text, phrase=code)
     broadcast.broadcast_on_commit(broadcast.table_group(table.pk), {
         "type": "chat.message", "message": message_data(message),
         "match_in_progress": match is not None,

@@ -1,10 +1,11 @@
 """The chat half of a table's board socket (mixed into ``matches.live.consumers.TableConsumer``).
 
-Client → server: ``chat`` (``text``), ``chat_block`` / ``chat_unblock`` (``player_id``),
-``chat_report`` (``message_id``, optional ``reason``). Server → client: ``chat_history`` when
-the board opens (and after a block), ``chat`` for each new message this viewer may read,
-``chat_removed`` when a referee removes one, ``chat_reported`` to acknowledge a report. The
-rules of who reads what are in :mod:`matches.chat.rooms`.
+Client → server: ``chat`` (``text``, or a quick ``phrase``'s code), ``chat_block`` /
+``chat_unblock`` (``player_id``), ``chat_report`` (``message_id``, optional ``reason``).
+Server → client: ``chat_history`` when the board opens (and after a block, and when the
+seats change: :meth:`ChatSocketMixin.chat_follow_seats`), ``chat`` for each new message this
+viewer may read, ``chat_removed`` when a referee removes one, ``chat_reported`` to
+acknowledge a report. The rules of who reads what are in :mod:`matches.chat.rooms`.
 """
 
 from __future__ import annotations
@@ -38,11 +39,20 @@ class ChatSocketMixin:
         if self.chat_reader is not None:
             await self.chat_open()
 
+    async def chat_follow_seats(self, seats: tuple[Any, ...]) -> None:
+        """A state of the table arrived with ``seats`` (who sits, which match): when they
+        changed since this board last looked, who reads the players' room may have changed
+        (new players, a rematch), so this viewer's rooms are read again."""
+        known = getattr(self, "_chat_seats", None)
+        self._chat_seats = seats
+        if known is not None and known != seats:
+            await self.chat_refresh()
+
     async def chat_command(self, kind: str, content: dict[str, Any]) -> None:
         if kind == "chat":
             await db(chat.chat_post)(
                 table_id=self.table_id, player=self.player, text=content.get("text"),
-                invite=self.invite)
+                phrase=content.get("phrase"), invite=self.invite)
         elif kind in ("chat_block", "chat_unblock"):
             await db(chat.chat_block)(
                 player=self.player, blocked_id=content.get("player_id"),

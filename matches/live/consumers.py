@@ -35,7 +35,9 @@ from matches.services import presence
 from matches.services.broadcast import LOBBY_GROUP, table_group
 from matches.services.clocks import match_check_clock
 from matches.services.dice_seeds import match_client_seed
+from matches.services.preferences import match_never_double, player_set_auto_roll
 from matches.services.rematch import match_rematch
+from matches.services.takeback import match_takeback
 
 logger = logging.getLogger(__name__)
 
@@ -45,10 +47,12 @@ logger = logging.getLogger(__name__)
 CLOSE_NO_TABLE = 4404
 
 COMMANDS = ("action", "sit", "stand", "sync", "history", "ping", "check_clock", "client_seed",
-            "rematch", "rematch_decline", *CHAT_COMMANDS)
+            "rematch", "rematch_decline", "takeback", "never_double", "preferences",
+            *CHAT_COMMANDS)
 # The commands that change something: refused to an anonymous viewer before their content is
 # read, as REST refuses an anonymous write before reading its body.
-WRITES = frozenset(("action", "sit", "stand", "client_seed", "rematch", "rematch_decline"))
+WRITES = frozenset(("action", "sit", "stand", "client_seed", "rematch", "rematch_decline",
+                    "takeback", "never_double", "preferences"))
 
 def _history(table_id: int, match_id: int | None) -> dict[str, Any]:
     """Every game with its events of ``match_id`` (the match the board shows, which must be
@@ -228,6 +232,7 @@ class TableConsumer(ChatSocketMixin, _LiveConsumer):
             return  # a newer version was pushed while this one was read: the board has it
         self._shown(head)
         await self.send_json(selectors.for_viewer(public, self.viewer_id, plays))
+        await self.chat_follow_seats((head["match_id"], *head["seat_ids"]))
 
     def _shown(self, head: dict[str, Any]) -> None:
         self.shown = (head["match_id"], head["version"])
@@ -257,6 +262,8 @@ class TableConsumer(ChatSocketMixin, _LiveConsumer):
             return
         self._shown(event["head"])
         await self.send(text_data=selectors.viewer_text(event, self.viewer_id))
+        head = event["head"]
+        await self.chat_follow_seats((head["match_id"], *head.get("seat_ids", ())))
 
     async def table_state(self, event: dict[str, Any]) -> None:
         """Someone sat down or stood up: the table's public state, read once for all."""
@@ -304,6 +311,13 @@ class TableConsumer(ChatSocketMixin, _LiveConsumer):
                 # and a flag reaches every board through the usual broadcast.
                 if self.playing is not None:
                     await db(match_check_clock)(match_id=self.playing)
+            elif kind in ("takeback", "never_double"):  # casual play's takeback; one match's
+                await db(self._match_command)(kind, content)
+            elif kind == "preferences":
+                kept = await db(player_set_auto_roll)(player=self.player,
+                                                      auto_roll=content.get("auto_roll"))
+                answer = {"type": "preferences", "auto_roll": kept.auto_roll}
+                await self.send_json(answer if ref is None else {**answer, "ref": ref})
             elif kind in CHAT_COMMANDS:
                 await self.chat_command(kind, content)
             elif kind in ("rematch", "rematch_decline"):
@@ -316,6 +330,19 @@ class TableConsumer(ChatSocketMixin, _LiveConsumer):
                 raise ServiceError("unknown_type", "type is one of: " + ", ".join(COMMANDS) + ".")
         except ServiceError as error:
             await self.send_error(error.code, error.detail, ref)
+
+    def _match_command(self, kind: str, content: dict[str, Any]) -> None:
+        """``takeback`` (``answer``) and ``never_double`` (``on``) for the match in progress
+        at this table."""
+        target = self.playing or selectors.playing_match_id(self.table_id)
+        if target is None:
+            raise ServiceError("no_match", "No match is being played at this table.")
+        if kind == "takeback":
+            match_takeback(match_id=target, table_id=self.table_id, player=self.player,
+                           answer=content.get("answer"))
+        else:
+            match_never_double(match_id=target, table_id=self.table_id, player=self.player,
+                               on=content.get("on"))
 
     async def _action(self, content: dict[str, Any]) -> None:
         wanted = validation.action_input(content, with_match_id=True)

@@ -148,6 +148,14 @@ class RematchSerializer(serializers.Serializer[Any]):
                                       help_text="false withdraws or declines the rematch.")
 
 
+class TakebackSerializer(serializers.Serializer[Any]):
+    answer = serializers.ChoiceField(
+        choices=["request", "accept", "decline"],
+        help_text="request: take back your last play (casual play, until your opponent acts); "
+                  "accept or decline: answer your opponent's request (your own decline "
+                  "withdraws yours).")
+
+
 class SitSerializer(serializers.Serializer[Any]):
     seat = serializers.ChoiceField(choices=[0, 1], required=False, allow_null=True, default=None,
                                    help_text="0 or 1; omit for the first free seat.")
@@ -298,6 +306,12 @@ class MatchStateSerializer(serializers.Serializer[Any]):
     rematch_offers = serializers.ListField(
         child=serializers.IntegerField(),
         help_text="Once the match is over: the seats whose player asked for a rematch.")
+    takeback = serializers.DictField(
+        child=serializers.IntegerField(), allow_null=True,
+        help_text='{"asked_by": seat} while a takeback request waits for its answer; else null.')
+    never_double = serializers.ListField(
+        child=serializers.IntegerField(),
+        help_text='The seats whose player chose "never double" in this match.')
     client_seeds = ClientSeedsStateSerializer(
         help_text="Whether the match still takes client seeds (before its first roll) and "
                   "who has sent one.")

@@ -50,6 +50,7 @@ from matches.rest.serializers import (
     TableCreateSerializer,
     TableFilterSerializer,
     TableSerializer,
+    TakebackSerializer,
     TokenRequestSerializer,
     TokenSerializer,
 )
@@ -64,6 +65,7 @@ from matches.selectors import (
 )
 from matches.services.dice_seeds import match_client_seed
 from matches.services.rematch import match_rematch
+from matches.services.takeback import match_takeback
 from tavla.security import lockout_message
 from tavla.throttles import TokenRateThrottle
 
@@ -354,6 +356,27 @@ class MatchViewSet(TavlaAPIMixin, mixins.ListModelMixin, viewsets.GenericViewSet
         fresh = Match.objects.select_related("table", "player0", "player1").get(pk=result.pk)
         return Response(match_state(fresh, player),
                         status=status.HTTP_201_CREATED if result.pk != match.pk else 200)
+
+    @extend_schema(
+        summary="Takeback in casual play: ask to take back your last play, or answer",
+        description="See docs/protocol.md, \"Takeback\": asked after your own play until "
+                    "your opponent acts; accepted, the match goes back to your turn with the "
+                    "same dice. Refused on rated (`takeback_rated`), tournament "
+                    "(`takeback_tournament`) and bot (`takeback_bot`) matches. Answers the "
+                    "match's new state.",
+        tags=["matches"], request=TakebackSerializer,
+        responses={200: MatchStateSerializer, **_errors(400, 401, 403, 404, 409)},
+    )
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    def takeback(self, request: Request, pk: str | None = None) -> Response:
+        match = self.get_object()
+        serializer = TakebackSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        player = services.player_for_user(request.user)
+        match_takeback(match_id=match.pk, player=player,
+                       answer=serializer.validated_data["answer"])
+        fresh = Match.objects.select_related("table", "player0", "player1").get(pk=match.pk)
+        return Response(match_state(fresh, player))
 
     @extend_schema(
         summary="Contribute your client seed to the dice (before the first roll)",

@@ -93,6 +93,8 @@ class MatchChange:
         except EngineError as error:
             raise ServiceError("illegal_action", str(error)) from error
         self.events += _log_action(self.match, before, after, action, actor_id, logged)
+        # A takeback is asked for the state as it was: any action moves on and withdraws it.
+        self.match.takeback_seat = None
         # A player's own roll after their cube decision is the same turn: same clock.
         self._same_turn = isinstance(action, Roll) and after.phase is Phase.MOVE
         self._state = after
@@ -113,6 +115,16 @@ class MatchChange:
         """Let the server do what it does by itself now (the first roll once the client
         seeds are in), with the clock handed over."""
         self._changed = self._advance = True
+
+    def restore(self, state: MatchState, kind: str, payload: dict[str, Any],
+                actor_id: int | None) -> None:
+        """Put the match back to an earlier ``state`` of its current game (an accepted
+        takeback, :mod:`matches.services.takeback`), logged as ``kind`` with ``payload``
+        (which names the event restored to, so the log replays); the clock goes to whoever
+        must act then."""
+        self.log(kind, payload, actor_id)
+        self._state = state
+        self._advance = True
 
     def void(self, reason: str, actor_id: int | None) -> None:
         """End the match without a result (logged with ``reason``)."""
@@ -236,7 +248,8 @@ def _server_actions(match: Match, state: MatchState, events: list[Event]) -> Mat
             if awaiting_client_seeds(match):
                 break  # the first roll waits for the players' client seeds
             action: Action = OpeningRoll(*dice.roll_opening())
-        elif state.phase is Phase.TURN_START and not state.may_double():
+        elif state.phase is Phase.TURN_START and (not state.may_double()
+                                                   or rolls_for(match, state)):
             action = Roll(*dice.roll())
         elif state.phase is Phase.GAME_OVER:
             action = NewGame()
@@ -246,6 +259,22 @@ def _server_actions(match: Match, state: MatchState, events: list[Event]) -> Mat
         state = state.apply(action)
         events += _log_action(match, before, state, action, None)
     return state
+
+
+def rolls_for(match: Match, state: MatchState) -> bool:
+    """Whether the server rolls for the player on roll although they may double: they
+    chose "never double" for this match, or their preference ``auto_roll`` is on and a
+    double cannot help them (a single win at the current cube value already wins them the
+    match, so doubling only gives the opponent a cube to use). No query: the players come
+    with the locked match."""
+    seat = state.player_on_roll
+    if seat is None:
+        return False
+    if seat in match.never_double:
+        return True
+    player = match.player0 if seat == 0 else match.player1
+    needed = state.points_needed(seat)
+    return bool(player.auto_roll and needed is not None and state.cube_value >= needed)
 
 
 def _restart_clock(match: Match, state: MatchState, now: datetime, *,
