@@ -23,11 +23,12 @@ from django_ratelimit.core import get_usage
 
 from matches import access, services
 from matches.errors import ServiceError
-from matches.forms import SignUpForm, TableForm
+from matches.forms import MatchHistoryForm, SignUpForm, TableForm
 from matches.gnubg.board import hints_offered
 from matches.gnubg.board_views import analysis_strings
 from matches.models import Match, MatchStatus, Player, Table
 from matches.players import profiles
+from matches.players.history import PageOutOfRange, history_page
 from matches.players.rating_graph import rating_graph_svg
 from matches.review import can_review, review_data
 from matches.selectors import lobby_tables, table_state
@@ -233,6 +234,24 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
         "opponents": profiles.record_against_opponents(player),
         "experience_words": profiles.experience_in_words(player.experience),
     })
+
+
+def player_matches(request: HttpRequest, player_id: int) -> HttpResponse:
+    """Every match of a player the viewer may see, filtered and paged
+    (:mod:`matches.players.history`). A bad filter is a form error (400), never a guess."""
+    player = get_object_or_404(Player, pk=player_id)
+    form = MatchHistoryForm(request.GET)
+    history = None
+    if form.is_valid():
+        try:
+            history = history_page(player, _viewer(request), form.filters(),
+                                   number=form.page_number(), size=form.rows_per_page())
+        except PageOutOfRange as error:
+            form.add_error("page", _("There is no page %(number)s: the last is %(last)s.") % {
+                "number": error.number, "last": error.last})
+    return render(request, "matches/player_matches.html", {
+        "player": player, "form": form, "history": history,
+    }, status=200 if history is not None else 400)
 
 
 PERSIAN_DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
