@@ -12,6 +12,7 @@ number of matches or pages.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from enum import StrEnum
@@ -19,6 +20,7 @@ from typing import Final
 
 from django.core.paginator import Page, Paginator
 from django.db.models import Q, QuerySet
+from django.urls import reverse
 from django.utils import timezone
 
 from matches.models import Match, MatchStatus, Player, RatingRecord
@@ -78,6 +80,16 @@ class HistoryPage:
     @property
     def pages(self) -> int:
         return self.page.paginator.num_pages
+
+
+_SENTINEL: Final = 918273645
+
+
+def link_maker(name: str) -> Callable[[int], str]:
+    """The URL named ``name`` for any id, reversed once: a page of 100 rows needs 300 links,
+    and reversing each one was a fifth of the page's time."""
+    head, tail = reverse(name, args=[_SENTINEL]).split(str(_SENTINEL))
+    return lambda pk: f"{head}{pk}{tail}"
 
 
 class PageOutOfRange(ValueError):

@@ -8,9 +8,10 @@ API and the WebSocket both send); the view returns that dict as it is.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import cached_property
 from typing import Any
 
-from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -22,6 +23,7 @@ from matches.models import (
     RatingRecord,
     Table,
 )
+from matches.players.history import link_maker
 from matches.rules import RULES, rule_names
 from matches.validation import ACTIONS, MAX_SECONDS
 from tavla.engine.clock import PRESETS
@@ -444,13 +446,19 @@ class HistoryRowSerializer(serializers.Serializer[Any]):
             return None
         return {"id": row.tournament_id, "name": row.tournament_name}
 
+    # Reversed once per page, not once per row (matches.players.history.link_maker); not at
+    # import, when the URLs are still being loaded.
+    @cached_property
+    def _links(self) -> dict[str, Callable[[int], str]]:
+        return {name: link_maker(name) for name in ("match-review", "table", "api-match-mat")}
+
     def get_review_url(self, row: Any) -> str:
         if not row.finished:
-            return reverse("table", args=[row.match.table_id])
-        return reverse("match-review", args=[row.match.pk])
+            return self._links["table"](row.match.table_id)
+        return self._links["match-review"](row.match.pk)
 
     def get_mat_url(self, row: Any) -> str | None:
-        return reverse("api-match-mat", args=[row.match.pk]) if row.finished else None
+        return self._links["api-match-mat"](row.match.pk) if row.finished else None
 
 
 class HistoryPageSerializer(serializers.Serializer[Any]):

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection
+from django.db import connection, reset_queries
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -296,12 +296,17 @@ def test_queries_per_page_do_not_grow_with_its_size(start_match: Callable[..., M
     counts = {}
     for size in (2, 12):
         for url in (f"/players/{me.pk}/matches/", f"/api/players/{me.pk}/matches/"):
+            # A request resets the connection's query log: start from an empty one, or the
+            # capture (which slices the log from its length before) would see nothing.
+            reset_queries()
             with CaptureQueriesContext(connection) as queries:
                 response = client.get(url, {"page_size": size})
             assert response.status_code == 200
+            assert sum("matches_match" in query["sql"] for query in queries) == 2  # count, rows
             counts[url, size] = len(queries)
     for url in (f"/players/{me.pk}/matches/", f"/api/players/{me.pk}/matches/"):
         assert counts[url, 2] == counts[url, 12], counts
+        assert 3 <= counts[url, 2] <= 8, counts  # session, user, player(s), history
     # And the selector itself: count, rows, rating changes.
     with CaptureQueriesContext(connection) as queries:
         history_page(me, me, HistoryFilters(), size=12)
