@@ -311,3 +311,18 @@ def test_queries_per_page_do_not_grow_with_its_size(start_match: Callable[..., M
     with CaptureQueriesContext(connection) as queries:
         history_page(me, me, HistoryFilters(), size=12)
     assert len(queries) == 3
+
+
+def test_the_migration_copies_length_and_rated_from_earlier_matches(
+        club: dict[str, Any]) -> None:
+    from importlib import import_module
+
+    from django.apps import apps
+
+    migration = import_module("matches.migrations.0018_match_history")
+    expected = {match.pk: (match.match_length, match.rated) for match in Match.objects.all()}
+    assert (1, True) in expected.values() and (None, False) in expected.values()
+    Match.objects.update(match_length=None, rated=False)  # as before the migration
+    migration.copy_length_and_rated(apps, None)
+    assert {match.pk: (match.match_length, match.rated)
+            for match in Match.objects.all()} == expected
