@@ -26,18 +26,22 @@ in a child process of its own (``--backend``), since settings are read once per 
 Run: .venv/bin/python benchmarks/match_history.py [--repeat 40]
 
 Measured on the 2-core development machine shared with five other sessions (3 Dec 2026,
-23:05 UTC, load average 4.5 then 8.2, the machine 91-96% busy during the timing; 40 repeats;
-PostgreSQL's database held a previous run's rows too, 5,024 matches). Medians (p99) in ms;
-7 queries per page for the logged-in player (session, user, player, the profile's player,
-count, rows, rating changes), 4 for an anonymous reader's API page:
+23:23 UTC, load average 7.2 (1 min) before the run, the machine 99-100% busy during the
+timing, calibration 128 ms; 40 repeats, fresh databases). Medians (p99) in ms; 7 queries per
+page for the logged-in player (session, user, player, the profile's player, count, rows,
+rating changes), 4 for an anonymous reader's API page:
 
                               SQLite            PostgreSQL
-    page 1 (the player)       48.8 (78.1)       93.4 (149.5)
-    deep page 25 of 25        88.4 (126.4)      93.4 (126.6)
-    100 per page, page 5     149.4 (191.4)      91.0 (187.6)
-    each filter               20.7-74.5         30.9-153.1 (rated: p99 624 under load)
-    API page 1 / deep page    24.1 / 29.7       61.3 / 71.7
+    page 1 (the player)       82.1 (151.9)      42.0 (190.0)
+    deep page 25 of 25        86.9 (313.6)      98.1 (314.1)
+    100 per page, page 5     165.1 (405.5)     260.2 (634.6)
+    each filter               28.4-122.5        40.1-115.6
+    API page 1 / deep page    59.6 / 71.5       62.1 / 35.6
 
+The figures move by half from run to run with the other sessions' work (an earlier run, the
+machine 91-96% busy: page 1 48.8 / 93.4 ms). PostgreSQL reads the player's rows through the
+two foreign keys' indexes (a bitmap OR) and sorts them: 17 ms for the deep page's query
+under that load (EXPLAIN ANALYZE); (player, started_at) indexes were tried and not used.
 Before the rows' words and links were made once per page in Python (instead of translated
 and reversed per row in the template), a page of 100 rows took 381 ms (SQLite) and 733 ms
 (PostgreSQL) on the same, then busier, machine.

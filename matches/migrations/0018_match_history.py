@@ -54,13 +54,5 @@ class Migration(migrations.Migration):
             name='rated',
             field=models.BooleanField(default=False, verbose_name='rated'),
         ),
-        migrations.AddIndex(
-            model_name='match',
-            index=models.Index(fields=['player0', '-started_at', '-id'], name='match_player0_newest'),
-        ),
-        migrations.AddIndex(
-            model_name='match',
-            index=models.Index(fields=['player1', '-started_at', '-id'], name='match_player1_newest'),
-        ),
         migrations.RunPython(copy_length_and_rated, migrations.RunPython.noop),
     ]
