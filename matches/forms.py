@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from matches.models import Player
 from matches.players.accounts import player_for_user
+from matches.players.history import MAX_PAGE_SIZE, PAGE_SIZE, HistoryFilters, Outcome
 from matches.rules import RULES
 from tavla.engine.clock import PRESETS
 
@@ -79,3 +80,86 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
 
     class Meta(UserCreationForm.Meta):  # type: ignore[name-defined,misc]
         fields = ("username",)
+
+
+class MatchHistoryForm(forms.Form):
+    """The filters and the page of a player's match history: the page's form and the REST
+    API's query parameters (one validator, so both doors give the same error). Every field is
+    optional; an empty one filters nothing."""
+
+    opponent = forms.CharField(label=_("Opponent"), max_length=150, required=False,
+                               help_text=_("A member's user name."))
+    result = forms.ChoiceField(label=_("Result"), required=False, choices=[
+        ("", _("Any result")),
+        (Outcome.WON.value, _("Won")),
+        (Outcome.LOST.value, _("Lost")),
+        (Outcome.PLAYING.value, _("Still playing")),
+        (Outcome.NONE.value, _("No result (voided or ended without a winner)")),
+    ])
+    length = forms.CharField(label=_("Match length"), max_length=10, required=False,
+                             help_text=_("Points, or “money” for money sessions."))
+    rated = forms.ChoiceField(label=_("Rated"), required=False, choices=[
+        ("", _("Rated or not")), ("true", _("Rated only")), ("false", _("Unrated only")),
+    ])
+    since = forms.DateField(label=_("From"), required=False,
+                            widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+                            help_text=_("The first day, as YYYY-MM-DD."))
+    until = forms.DateField(label=_("Until"), required=False,
+                            widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+                            help_text=_("The last day, as YYYY-MM-DD."))
+    page = forms.IntegerField(label=_("Page"), required=False, min_value=1,
+                              max_value=2**31 - 1, widget=forms.HiddenInput)
+    page_size = forms.IntegerField(label=_("Matches per page"), required=False, min_value=1,
+                                   max_value=MAX_PAGE_SIZE, widget=forms.HiddenInput)
+
+    def clean_opponent(self) -> Player | None:
+        username = (self.cleaned_data.get("opponent") or "").strip()
+        if not username:
+            return None
+        named = Player.objects.filter(user__username=username).first()
+        if named is None:
+            named = Player.objects.filter(user__username__iexact=username).first()
+        if named is None:
+            raise forms.ValidationError(_("No member is called %(name)s."),
+                                        code="unknown_player", params={"name": username})
+        return named
+
+    def clean_length(self) -> int | str | None:
+        text = (self.cleaned_data.get("length") or "").strip().lower()
+        if not text:
+            return None
+        if text == "money":
+            return "money"
+        if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= 99:
+            raise forms.ValidationError(
+                _("A match length is a number of points from 1 to 99, or “money”."),
+                code="invalid_length")
+        return int(text)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        since, until = data.get("since"), data.get("until")
+        if since is not None and until is not None and until < since:
+            self.add_error("until", forms.ValidationError(
+                _("The last day comes before the first."), code="dates_reversed"))
+        return data
+
+    def filters(self) -> HistoryFilters:
+        """The filters (call after ``is_valid()``)."""
+        data = self.cleaned_data
+        length = data.get("length")
+        rated = data.get("rated")
+        return HistoryFilters(
+            opponent=data.get("opponent"),
+            result=Outcome(data["result"]) if data.get("result") else None,
+            length=length if isinstance(length, int) else None,
+            money=length == "money",
+            rated=None if not rated else rated == "true",
+            since=data.get("since"), until=data.get("until"),
+        )
+
+    def page_number(self) -> int:
+        return self.cleaned_data.get("page") or 1
+
+    def rows_per_page(self) -> int:
+        return self.cleaned_data.get("page_size") or PAGE_SIZE

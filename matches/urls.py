@@ -19,4 +19,5 @@ urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
     path("players/me/", views.my_page, name="player-me"),
     path("players/<int:player_id>/", views.player_page, name="player"),
+    path("players/<int:player_id>/matches/", views.player_matches, name="player-matches"),
 ]

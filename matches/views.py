@@ -6,6 +6,8 @@ talks to :mod:`matches.live.consumers` over a WebSocket.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
@@ -23,11 +25,12 @@ from django_ratelimit.core import get_usage
 
 from matches import access, services
 from matches.errors import ServiceError
-from matches.forms import SignUpForm, TableForm
+from matches.forms import MatchHistoryForm, SignUpForm, TableForm
 from matches.gnubg.board import hints_offered
 from matches.gnubg.board_views import analysis_strings
 from matches.models import Match, MatchStatus, Player, Table
 from matches.players import profiles
+from matches.players.history import HistoryPage, Outcome, PageOutOfRange, history_page, link_maker
 from matches.players.rating_graph import rating_graph_svg
 from matches.review import can_review, review_data
 from matches.selectors import lobby_tables, table_state
@@ -233,6 +236,48 @@ def player_page(request: HttpRequest, player_id: int) -> HttpResponse:
         "opponents": profiles.record_against_opponents(player),
         "experience_words": profiles.experience_in_words(player.experience),
     })
+
+
+def player_matches(request: HttpRequest, player_id: int) -> HttpResponse:
+    """Every match of a player the viewer may see, filtered and paged
+    (:mod:`matches.players.history`). A bad filter is a form error (400), never a guess."""
+    player = get_object_or_404(Player, pk=player_id)
+    form = MatchHistoryForm(request.GET)
+    history = None
+    if form.is_valid():
+        try:
+            history = history_page(player, _viewer(request), form.filters(),
+                                   number=form.page_number(), size=form.rows_per_page())
+        except PageOutOfRange as error:
+            form.add_error("page", _("There is no page %(number)s: the last is %(last)s.") % {
+                "number": error.number, "last": error.last})
+    return render(request, "matches/player_matches.html", {
+        "player": player, "form": form, "history": history,
+        "rows": _history_rows(history) if history is not None else [],
+    }, status=200 if history is not None else 400)
+
+
+def _history_rows(history: HistoryPage) -> list[dict[str, Any]]:
+    """Each row with its words and links made here, once per page rather than per row in
+    the template (where translating and reversing took most of a long page's time)."""
+    outcomes = {Outcome.WON: _("won"), Outcome.LOST: _("lost"), Outcome.PLAYING: _("playing"),
+                Outcome.NONE: _("no result")}
+    rated, unrated, money = _("rated"), _("unrated"), _("money")
+    review, table, mat = link_maker("match-review"), link_maker("table"), link_maker(
+        "api-match-mat")
+    profile, tournament = link_maker("player"), link_maker("tournaments:detail")
+    rows = []
+    for row in history.rows:
+        match = row.match
+        rows.append({
+            "row": row, "outcome": outcomes[row.outcome],
+            "length": match.match_length or money, "rated": rated if match.rated else unrated,
+            "opponent_url": profile(row.opponent.pk),
+            "review_url": review(match.pk) if row.finished else table(match.table_id),
+            "mat_url": mat(match.pk) if row.finished else None,
+            "tournament_url": tournament(row.tournament_id) if row.tournament_id else None,
+        })
+    return rows
 
 
 PERSIAN_DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")

@@ -8,8 +8,11 @@ API and the WebSocket both send); the view returns that dict as it is.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import cached_property
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from matches.models import (
@@ -20,6 +23,7 @@ from matches.models import (
     RatingRecord,
     Table,
 )
+from matches.players.history import link_maker
 from matches.rules import RULES, rule_names
 from matches.validation import ACTIONS, MAX_SECONDS
 from tavla.engine.clock import PRESETS
@@ -410,3 +414,73 @@ class TokenRequestSerializer(serializers.Serializer[Any]):
 class TokenSerializer(serializers.Serializer[Any]):
     token = serializers.CharField(help_text="Send as the header `Authorization: Token <token>`.")
     player = PlayerSerializer()
+
+
+# -- a player's match history ------------------------------------------------------------------
+
+
+class TournamentBriefSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class HistoryRowSerializer(serializers.Serializer[Any]):
+    """One match of a player's history, from that player's side
+    (:class:`matches.players.history.HistoryRow`)."""
+
+    id = serializers.IntegerField(source="match.pk")
+    table = serializers.IntegerField(source="match.table_id")
+    status = serializers.SerializerMethodField()
+    started_at = serializers.DateTimeField(source="match.started_at")
+    finished_at = serializers.DateTimeField(source="match.finished_at", allow_null=True)
+    opponent = PlayerBriefSerializer()
+    score = serializers.ListField(child=serializers.IntegerField(),
+                                  help_text="The player's score, then the opponent's.")
+    result = serializers.ChoiceField(
+        source="outcome", choices=["won", "lost", "playing", "none"],
+        help_text="For the player: won, lost, playing (not over), none (voided, or a money "
+                  "session ended without a winner).")
+    match_length = serializers.IntegerField(source="match.match_length", allow_null=True,
+                                            help_text="null: a money session.")
+    rated = serializers.BooleanField(source="match.rated")
+    rating_change = serializers.FloatField(allow_null=True,
+                                           help_text="The player's rating change, if rated.")
+    tournament = serializers.SerializerMethodField()
+    review_url = serializers.SerializerMethodField(
+        help_text="The review page (a match being played: its table's page).")
+    mat_url = serializers.SerializerMethodField(
+        help_text="The Jellyfish .mat export; null while the match is being played.")
+
+    def get_status(self, row: Any) -> str:
+        return MatchStatus(row.match.status).name.lower()
+
+    @extend_schema_field(TournamentBriefSerializer(allow_null=True))
+    def get_tournament(self, row: Any) -> dict[str, Any] | None:
+        if row.tournament_id is None:
+            return None
+        return {"id": row.tournament_id, "name": row.tournament_name}
+
+    # Reversed once per page, not once per row (matches.players.history.link_maker); not at
+    # import, when the URLs are still being loaded.
+    @cached_property
+    def _links(self) -> dict[str, Callable[[int], str]]:
+        return {name: link_maker(name) for name in ("match-review", "table", "api-match-mat")}
+
+    def get_review_url(self, row: Any) -> str:
+        if not row.finished:
+            return self._links["table"](row.match.table_id)
+        return self._links["match-review"](row.match.pk)
+
+    def get_mat_url(self, row: Any) -> str | None:
+        return self._links["api-match-mat"](row.match.pk) if row.finished else None
+
+
+class HistoryPageSerializer(serializers.Serializer[Any]):
+    count = serializers.IntegerField(help_text="Matches that fit the filters, on every page.")
+    page = serializers.IntegerField()
+    pages = serializers.IntegerField()
+    page_size = serializers.IntegerField()
+    next = serializers.CharField(allow_null=True, help_text="The next (older) page's URL.")
+    previous = serializers.CharField(allow_null=True,
+                                     help_text="The previous (newer) page's URL.")
+    results = HistoryRowSerializer(many=True)

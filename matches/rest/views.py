@@ -11,11 +11,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django import forms
 from django.contrib.auth import authenticate
 from django.db.models import Prefetch, Q, QuerySet
 from django.http import HttpResponse, QueryDict
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+)
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.authentication import (
     BaseAuthentication,
@@ -31,7 +37,9 @@ from rest_framework.views import APIView
 
 from matches import services, validation
 from matches.audit import dice_audit, mat_export, mat_filename
+from matches.forms import MatchHistoryForm
 from matches.models import Match, MatchStatus, Player, RatingRecord, Table
+from matches.players.history import PageOutOfRange, history_page
 from matches.rest.errors import error_response
 from matches.rest.serializers import (
     ActionSerializer,
@@ -39,6 +47,8 @@ from matches.rest.serializers import (
     DiceAuditSerializer,
     ErrorSerializer,
     EventSerializer,
+    HistoryPageSerializer,
+    HistoryRowSerializer,
     MatchFilterSerializer,
     MatchHistorySerializer,
     MatchStateSerializer,
@@ -133,6 +143,42 @@ class TokenView(APIView):
         return Response({"token": token.key, "player": PlayerSerializer(player).data})
 
 
+def _history_parameters() -> list[OpenApiParameter]:
+    """The query parameters of a player's history, from the form that validates them (the
+    page's too), so the schema cannot drift from what is accepted."""
+    parameters = []
+    for name, field in MatchHistoryForm.base_fields.items():
+        kind: Any = OpenApiTypes.STR
+        if isinstance(field, forms.IntegerField):
+            kind = OpenApiTypes.INT
+        elif isinstance(field, forms.DateField):
+            kind = OpenApiTypes.DATE
+        enum = None
+        if isinstance(field, forms.ChoiceField):
+            enum = [str(value) for value, _label in list(field.choices)  # type: ignore[arg-type]
+                    if value]
+        description = {
+            "opponent": "The opponent's user name.",
+            "result": "The match's result for this player.",
+            "length": "A match length in points (1-99), or `money` for money sessions.",
+            "rated": "`true`: rated matches only; `false`: unrated only.",
+            "since": "The first day (YYYY-MM-DD) the matches started on, included.",
+            "until": "The last day (YYYY-MM-DD) the matches started on, included.",
+            "page": "The page, from 1 (newest matches first).",
+            "page_size": "Matches per page, 1-100 (default 20).",
+        }[name]
+        parameters.append(OpenApiParameter(name, kind, OpenApiParameter.QUERY, required=False,
+                                           enum=enum, description=description))
+    return parameters
+
+
+def _history_error(form: MatchHistoryForm) -> Response:
+    fields = {name: [str(message) for message in messages]
+              for name, messages in form.errors.items()}
+    detail = "; ".join(f"{name}: {' '.join(messages)}" for name, messages in fields.items())
+    return error_response("bad_request", detail, fields=fields)
+
+
 # -- players -----------------------------------------------------------------------------------
 
 
@@ -160,6 +206,42 @@ class PlayerViewSet(TavlaAPIMixin, viewsets.ReadOnlyModelViewSet[Player]):
     def me(self, request: Request) -> Response:
         player = services.player_for_user(request.user)
         return Response(PlayerDetailSerializer(player).data)
+
+    @extend_schema(
+        summary="Every match of a player, filtered and paged, newest first", tags=["players"],
+        description="The matches you may see: those at public tables, and your own. Bad "
+                    "filters are a 400 `bad_request` naming each bad field in `fields`; so is "
+                    "a page past the last.",
+        parameters=_history_parameters(),
+        responses={200: HistoryPageSerializer, **_errors(400, 404)},
+    )
+    @action(detail=True, methods=["get"], url_path="matches")
+    def matches(self, request: Request, pk: str | None = None) -> Response:
+        player = self.get_object()
+        form = MatchHistoryForm(request.query_params)
+        if not form.is_valid():
+            return _history_error(form)
+        try:
+            history = history_page(player, viewer_of(request), form.filters(),
+                                   number=form.page_number(), size=form.rows_per_page())
+        except PageOutOfRange as error:
+            form.add_error("page", f"There is no page {error.number}: the last is "
+                                   f"{error.last}.")
+            return _history_error(form)
+        page = history.page
+
+        def link(number: int) -> str:
+            query = request.query_params.copy()
+            query["page"] = str(number)
+            return request.build_absolute_uri(f"{request.path}?{query.urlencode()}")
+
+        return Response({
+            "count": history.count, "page": page.number, "pages": history.pages,
+            "page_size": form.rows_per_page(),
+            "next": link(page.next_page_number()) if page.has_next() else None,
+            "previous": link(page.previous_page_number()) if page.has_previous() else None,
+            "results": HistoryRowSerializer(history.rows, many=True).data,
+        })
 
 
 # -- tables ------------------------------------------------------------------------------------

@@ -55,15 +55,22 @@ def _finish_match(match: Match, state: MatchState, events: list[Event], now: dat
         "winner": None if voided else state.winner, "score": list(state.score),
         "reason": "void" if voided else None if reason is None else reason.value,
     }, state.game_number))
-    # A bot's match changes ratings only where its table says so (Table.bots_rated).
-    rated = match.table.is_rated and (not match.has_bot or match.table.bots_rated)
-    if rated and match.winner is not None and state.rules.match_length:
+    match.rated = rated_match(match.table, has_bot=match.has_bot,
+                              match_length=state.rules.match_length)
+    if match.rated and match.winner is not None and state.rules.match_length:
         _update_ratings(match, state.rules.match_length)
     _free_table(match)
     broadcast.broadcast_on_commit(broadcast.LOBBY_GROUP, {"type": "lobby.changed"})
     # One line per ended match (the log's match_id names it: tavla.logs).
     logger.info("match ended: %s, score %s", MatchStatus(match.status).name.lower(),
                 "-".join(map(str, state.score)))
+
+
+def rated_match(table: Table, *, has_bot: bool, match_length: int | None) -> bool:
+    """Whether a match of ``match_length`` points at ``table`` counts for ratings: a rated
+    table, a match (not a money session), and a bot's match only where its table says so
+    (``Table.bots_rated``)."""
+    return bool(table.is_rated and (not has_bot or table.bots_rated) and match_length)
 
 
 def _free_table(match: Match) -> None:

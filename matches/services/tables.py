@@ -21,6 +21,7 @@ from matches.models import (
 from matches.rules import rule_names
 from matches.services import broadcast
 from matches.services.change import match_create
+from matches.services.finish import rated_match
 from matches.services.late_penalty import late_start_score
 from matches.services.log import _require_player
 from matches.state import (
@@ -235,6 +236,9 @@ def match_start(*, table: Table, scripted_dice: list[list[int]] | None = None) -
             "scripted_dice": list(table.scripted_dice if scripted_dice is None
                                   else scripted_dice),
             "has_bot": bool(bots),
+            "match_length": rules.match_length,
+            # What matches.services.finish decides again at the end, from the same rules.
+            "rated": rated_match(table, has_bot=bool(bots), match_length=rules.match_length),
         },
         state=state, start=start, now=now, before_start=before_start)
     return match
