@@ -319,7 +319,7 @@ def test_the_migration_copies_length_and_rated_from_earlier_matches(
 
     from django.apps import apps
 
-    migration = import_module("matches.migrations.0018_match_history")
+    migration = import_module("matches.migrations.0019_match_history")
     expected = {match.pk: (match.match_length, match.rated) for match in Match.objects.all()}
     assert (1, True) in expected.values() and (None, False) in expected.values()
     Match.objects.update(match_length=None, rated=False)  # as before the migration

@@ -40,7 +40,7 @@ def copy_length_and_rated(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('matches', '0017_analysis_board_and_drill'),
+        ('matches', '0018_takeback_preferences_phrases'),
     ]
 
     operations = [
