@@ -28,7 +28,7 @@ lint: $(TEST_STAMP)
 
 typecheck: $(TEST_STAMP)
 	$(PY) -m mypy --strict tavla/engine tournaments/formats tournaments/money.py tavla/analysis seasons/formats
-	$(PY) -m mypy tavla matches tournaments benchmarks deploy
+	$(PY) -m mypy tavla matches tournaments seasons benchmarks deploy
 
 # pytest-xdist: one worker per CPU, each with its own test database (SQLite file or
 # PostgreSQL database) and Redis (the embedded one, or its own database of REDIS_URL's

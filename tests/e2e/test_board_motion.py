@@ -112,7 +112,8 @@ def test_the_opponents_play_slides_in_and_stays_marked(
     # The spectator turns the board: nils at the bottom, his 13 point bottom left as his own
     # 13, and it stays turned when the next state comes.
     watcher.click("#controls button[data-act='flip']")
-    wait_until(watcher, "document.querySelectorAll(\"#board circle.checker.seat1[data-point='13']\").length === 5")
+    wait_until(watcher, "document.querySelectorAll("
+                        "\"#board circle.checker.seat1[data-point='13']\").length === 5")
     assert "nils" in (watcher.text_content("#player-bottom") or "")
     act(match.pk, 0, "play", "24/14")
     act(match.pk, 1, "roll")
@@ -154,7 +155,8 @@ def test_reduced_motion_and_the_option_turn_animation_off(
     for page in (calm, chosen):
         wait_version(page, version)
         # the new position at once, marked, and no animation ever started
-        wait_until(page, "document.querySelectorAll(\"#board circle.checker.seat1[data-point='20']\").length === 2")
+        wait_until(page, "document.querySelectorAll("
+                         "\"#board circle.checker.seat1[data-point='20']\").length === 2")
         assert page.is_visible("#board circle.checker.seat1[data-point='20']")
         assert page.get_attribute("#board", "data-animations") is None
         assert page.locator("#board .animation *").count() == 0
