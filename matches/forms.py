@@ -96,8 +96,12 @@ class MatchHistoryForm(forms.Form):
         (Outcome.PLAYING.value, _("Still playing")),
         (Outcome.NONE.value, _("No result (voided or ended without a winner)")),
     ])
+    # A text value (the API takes any length, 1 to 99, or ``money``); the page offers a list,
+    # so nobody has to type the API's English word.
     length = forms.CharField(label=_("Match length"), max_length=10, required=False,
-                             help_text=_("Points, or “money” for money sessions."))
+                             widget=forms.Select(choices=[
+                                 ("", _("Any length")), ("money", _("Money sessions")),
+                                 *((str(n), str(n)) for n in range(1, 26))]))
     rated = forms.ChoiceField(label=_("Rated"), required=False, choices=[
         ("", _("Rated or not")), ("true", _("Rated only")), ("false", _("Unrated only")),
     ])
