@@ -21,6 +21,15 @@ from matches.services import clock_preset_fields
 from seasons import selectors, services
 from seasons.forms import ArenaForm
 from seasons.models import Arena
+from seasons.standings import club_season
+
+
+@require_GET
+def home(request: HttpRequest) -> HttpResponse:
+    """The club's home page, with this season's standings (:mod:`seasons.standings`)."""
+    season = club_season()
+    return render(request, "home.html", {"season": season, "leaders": season.lines[:10],
+                                         "most_active": season.most_active[:5]})
 
 
 @require_GET

@@ -3,9 +3,10 @@
 from django.contrib import admin
 from django.templatetags.static import static
 from django.urls import include, path, re_path
-from django.views.generic import RedirectView, TemplateView
+from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView
 
+from seasons import views as seasons_views
 from tavla.api_http import api_not_found
 from tavla.site.health import healthz, livez
 from tavla.site.metrics_view import metrics
@@ -19,7 +20,7 @@ class FaviconView(RedirectView):
 
 
 urlpatterns = [
-    path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    path("", seasons_views.home, name="home"),
     path("healthz", healthz, name="healthz"),
     path("livez", livez, name="livez"),
     path("metrics", metrics, name="metrics"),
