@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from tavla.analysis import gnubg_guard, nets
+from tavla.analysis import gnubg_guard, janowski, nets
 
 # Before gnubg itself loads: a web process must fail here, loudly, not segfault later.
 gnubg_guard.refuse_in_web_process()
@@ -612,18 +612,65 @@ def _danced(position: Position, cube: Cube, level: Level) -> float:
     """The mover's equity after a roll that cannot be played: the opponent on roll in the
     same position, at ``level`` (gnubg scores the empty play like any other). When no
     synthetic play reaches it (the mover on the bar with no checker in the opponent's home
-    board), the opponent's average roll one ply deeper, shared with their own luck."""
+    board), at 0-ply gnubg's cubeful conversion of the position's cubeless outputs
+    (:func:`cubeful_equity`); deeper (or with noise), the opponent's average roll."""
     score = result_score((position.mover, position.opponent), cube, level)
     if score is not None:
         return score
     opponent = cube.for_player(1 - cube.mover)
-    if cube.gammons:
-        theirs, _, _ = roll_equities(position.swap(), opponent, level)
-    else:
+    if not cube.gammons:
         theirs = static_equity(position.swap(), opponent)
+    elif level.plies == 0 and not level.noise:
+        theirs = cubeful_equity(position.swap(), opponent)
+    else:
+        theirs, _, _ = roll_equities(position.swap(), opponent, level)
     if cube.match_length:
         return from_mwc(1.0 - to_mwc(theirs, opponent), cube)
     return -theirs
+
+
+#: gnubg 1.07's cube efficiency in contact and crashed positions (the same, 0.68).
+CONTACT_EFFICIENCY: Final = 0.68
+_MET: list[janowski.Met] = []
+
+
+def _met() -> janowski.Met:
+    if not _MET:
+        pre, post0, post1 = gnubg.met()
+        _MET.append(janowski.Met(pre, (post0, post1)))
+    return _MET[0]
+
+
+def _contact(position: Position) -> bool:
+    """gnubg's contact or crashed classes (``ClassifyPosition``): the two back checkers
+    have not passed each other."""
+    back = max((i for i in range(25) if position.mover[i]), default=-1)
+    their_back = max((i for i in range(25) if position.opponent[i]), default=-1)
+    return back + their_back > 22
+
+
+def cubeful_equity(position: Position, cube: Cube) -> float:
+    """gnubg's 0-ply cubeful equity of ``position`` for the mover before rolling, with
+    their cube action (what gnubg scores a play that leaves this position to them with),
+    from the package's cubeless evaluation and gnubg 1.07's cube efficiency
+    (:mod:`tavla.analysis.janowski`). Contact positions only: their efficiency is a
+    constant; elsewhere read the equity from a play's score (:func:`result_score`)."""
+    if not _contact(position):
+        raise ValueError("cubeful_equity is gnubg's conversion for contact positions only")
+    out = gnubg.evaluate(board(position), _cube_info(cube), _context(Level(), cube.gammons))
+    return janowski.cubeful_equity(out[:5], _cube_state(cube), _cube_state(cube.doubled()),
+                                   _met(), CONTACT_EFFICIENCY)
+
+
+def _cube_state(cube: Cube) -> janowski.CubeState:
+    info = _cube_info(cube)
+    # The package's cubeinfo gives each player's (gammon, backgammon) prices; gnubg's
+    # arGammonPrice lists both gammon prices, then both backgammon prices.
+    (gammon0, backgammon0), (gammon1, backgammon1) = info["gammonprice"]
+    return janowski.CubeState(
+        cube.value, -1 if cube.owner is None else cube.owner, cube.mover, cube.match_length,
+        cube.score, cube.crawford, (gammon0, gammon1, backgammon0, backgammon1),
+        bool(info["jacoby"]))
 
 
 def opening_luck(position: Position, dice: tuple[int, int], cube: Cube,
