@@ -312,17 +312,28 @@ class _GameWalker:
             ))
         self.doubled_this_turn = False
         chosen_key = (turn.after.mover, turn.after.opponent)
-        ranked = evaluator.scored_plays(position, dice, cube, self.level, chosen_key,
-                                        zero_ply)
-        if not ranked:
+        verdict = None
+        if self.level.plies == 0 and zero_ply:
+            # At 0-ply the luck's list of plays is the analysis: only the played one and
+            # the best are needed from it.
+            verdict = evaluator.played_verdict(position, cube, chosen_key, zero_ply)
+        if verdict is None:
+            ranked = evaluator.scored_plays(position, dice, cube, self.level, chosen_key,
+                                            zero_ply)
+            if ranked:
+                played = next((score for key, score in ranked if key == chosen_key),
+                              ranked[-1][1])
+                verdict = evaluator.Verdict(ranked[0][0], ranked[0][1], played, len(ranked))
+        if verdict is None:
             equity = best = per_roll[roll_key]
             best_text = ""
+            forced = True
         else:
-            best = ranked[0][1]
-            equity = next((score for key, score in ranked if key == chosen_key), ranked[-1][1])
-            best_text = turn.play if equity >= best else _notation(position, dice, ranked[0][0])
+            best, equity = verdict.best_score, verdict.played_score
+            best_text = (turn.play if equity >= best
+                         else _notation(position, dice, verdict.best))
+            forced = verdict.plays <= 1
         loss = max(0.0, best - equity)
-        forced = len(ranked) <= 1
         self.add(Decision(
             self.game.number, index, player, "move", position.to_id(), turn.play, best_text,
             equity, best, loss, "" if forced else mark(loss), not forced, dice=dice,

@@ -537,6 +537,49 @@ def scored_plays(position: Position, dice: tuple[int, int], cube: Cube, level: L
     return ranked
 
 
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """A checker play against gnubg's best: where the best play ends and its score, the
+    played play's score and how many plays the roll has."""
+
+    best: Result
+    best_score: float
+    played_score: float
+    plays: int
+
+
+def played_verdict(position: Position, cube: Cube, played: Result,
+                   zero_ply: list[dict[str, Any]]) -> Verdict | None:
+    """The played play against the best from gnubg's 0-ply list ``zero_ply`` (best first),
+    without resolving every play's position: only the plays up to the played one are
+    applied. None when a bear-off's move tuple is cut short before it is found (then
+    :func:`scored_plays` matches the plays by where they end)."""
+    if not zero_ply:
+        return None
+    mover, opponent = position.mover, position.opponent
+    best: Result | None = None
+    for entry in zero_ply:
+        result = _move_sides(mover, opponent, entry["move"])
+        if result is None:
+            return None
+        if best is None:
+            best = result
+        if result == played:
+            score = float(entry["score"])
+            _remember_one(played, cube, score)
+            assert best is not None
+            return Verdict(best, float(zero_ply[0]["score"]), score, len(zero_ply))
+    return None
+
+
+def _remember_one(result: Result, cube: Cube, score: float) -> None:
+    """Only the played play's score is read again (the next cube decision is made in the
+    position it left), so only it is remembered."""
+    if len(_SCORES) > _CACHE_LIMIT:
+        _SCORES.clear()
+    _SCORES[(result, cube)] = score
+
+
 def _resolve(position: Position, dice: tuple[int, int], cube: Cube, level: Level,
              found: list[dict[str, Any]]) -> list[tuple[Result, float]]:
     """gnubg's entries as (result, score), in gnubg's order; entries whose tuple is cut short
