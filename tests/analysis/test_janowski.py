@@ -51,7 +51,7 @@ def test_the_conversion_gives_the_packages_own_cubeful_score_of_a_play() -> None
     compared = 0
     for position in rng.sample(after, 80):
         theirs = position.swap()  # the opponent on roll in the position the play left
-        if not evaluator._contact(theirs):
+        if not evaluator.has_contact(theirs):
             continue
         for cube in rng.sample(cubes, 6):
             score = evaluator.result_score((position.mover, position.opponent), cube,
