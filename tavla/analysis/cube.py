@@ -14,6 +14,8 @@ from tavla.analysis.evaluator import (
     find_best_moves,
     find_plays,
     from_mwc,
+    has_contact,
+    no_double_equity,
     result_score,
     to_mwc,
 )
@@ -119,10 +121,15 @@ def cube_decision(position: Position, cube: Cube, level: Level,
     eqs = _equities(optimal, take_raw, cube)
     if (cube.gammons and cube.mover_may_double
             and optimal <= min(eqs.double_take, eqs.double_pass) + 1e-7):
-        # gnubg's equity was the double's: not doubling is worth less, by how much only a
-        # deeper look says (capped so the verdict stays gnubg's).
-        deeper = no_double if no_double is not None else roll_equities(position, cube, level)[0]
-        eqs = _equities(min(deeper, optimal), take_raw, cube)
+        # gnubg's equity was the double's: not doubling is worth less. In contact gnubg's
+        # own 0-ply no-double equity (its cubeful conversion at the current cube);
+        # elsewhere only a deeper look says (capped so the verdict stays gnubg's).
+        if has_contact(position):
+            eqs = _equities(min(no_double_equity(position, cube), optimal), take_raw, cube)
+        else:
+            deeper = (no_double if no_double is not None
+                      else roll_equities(position, cube, level)[0])
+            eqs = _equities(min(deeper, optimal), take_raw, cube)
     return eqs
 
 

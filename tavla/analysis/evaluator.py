@@ -68,8 +68,8 @@ __all__ = [
     "CACHE_LIMIT", "Cube", "Level", "Result", "Side", "analysis_filter", "analysis_thresholds",
     "apply_gnubg_move", "board", "cube_info", "cubeful_equity", "cubeinfo_for", "context_for",
     "deep_context", "eval_context", "find_best_moves", "find_plays", "from_mwc",
-    "has_contact", "move_sides", "remember_score", "remember_scores", "result_score",
-    "static_equity", "to_mwc", "version", "win_probability",
+    "has_contact", "move_sides", "no_double_equity", "remember_score", "remember_scores",
+    "result_score", "static_equity", "to_mwc", "version", "win_probability",
 ]
 
 Side = tuple[int, ...]
@@ -425,6 +425,20 @@ def cubeful_equity(position: Position, cube: Cube) -> float:
     out = gnubg.evaluate(board(position), cubeinfo_for(cube), context_for(Level(), cube.gammons))
     return janowski.cubeful_equity(out[:5], _cube_state(cube), _cube_state(cube.doubled()),
                                    _met(), CONTACT_EFFICIENCY)
+
+
+def no_double_equity(position: Position, cube: Cube) -> float:
+    """gnubg's 0-ply cubeful equity of ``position`` for the mover if they do not double now
+    (gnubg's top-level no-double branch: ``Cl2CfMatch`` / ``Cl2CfMoney`` at the current
+    cube), normalised. Contact positions only, as :func:`cubeful_equity`."""
+    if not has_contact(position):
+        raise ValueError("no_double_equity is gnubg's conversion for contact positions only")
+    out = gnubg.evaluate(board(position), cubeinfo_for(cube), context_for(Level(), cube.gammons))
+    state, met = _cube_state(cube), _met()
+    if cube.match_length:
+        return janowski.mwc2eq(janowski.match_cubeful(out[:5], state, met, CONTACT_EFFICIENCY),
+                               state, met)
+    return janowski.money_cubeful(out[:5], state, CONTACT_EFFICIENCY)
 
 
 def _cube_state(cube: Cube) -> janowski.CubeState:

@@ -67,6 +67,35 @@ def test_the_conversion_gives_the_packages_own_cubeful_score_of_a_play() -> None
     assert compared > 300
 
 
+def test_no_double_is_the_packages_score_when_nobody_should_double() -> None:
+    # Where gnubg's cube action for the player on roll is "no double", the score of a play
+    # leaving them the position is their no-double equity: the top-level conversion (the
+    # 0-ply cube decision's no double) must give it.
+    rng = random.Random(7)
+    after = [turn.after for path in sorted(DATA.glob("gnubg_levels_1*.mat"))
+             for game in read_mat(path.read_text()).games for turn in game.turns
+             if turn.kind == "play" and turn.after is not None]
+    compared = 0
+    for position in rng.sample(after, 120):
+        theirs = position.swap()
+        if not evaluator.has_contact(theirs):
+            continue
+        cube = evaluator.Cube(1, None, 0, 11, (3, 5), False)
+        score = evaluator.result_score((position.mover, position.opponent), cube,
+                                       evaluator.Level())
+        if score is None:
+            continue
+        opponent = cube.for_player(1)
+        optimal = evaluator.from_mwc(1.0 - evaluator.to_mwc(score, cube), opponent)
+        no_double = evaluator.no_double_equity(theirs, opponent)
+        assert no_double <= optimal + 1e-5  # doubling is an option, never a cost
+        double = evaluator.cubeful_equity(theirs, opponent)
+        assert double == pytest.approx(optimal, abs=1e-5)
+        if no_double >= optimal - 1e-6:
+            compared += 1
+    assert compared > 50
+
+
 def test_money_with_an_owned_cube_is_janowskis_formula() -> None:
     # 50 % to win, no gammons, the mover owns the cube: live cube equity +0.25 (cash
     # point 0.8), dead 0; at cube efficiency 0.68 the equity is 0.68 x 0.25.
