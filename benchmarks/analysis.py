@@ -14,8 +14,8 @@ a median ratio of at most 1.0 at either depth (faster than gnubg or as fast).
 Measured on 2026-12-03 with gnubg 1.07's nets (tavla/analysis/nets.py), other helpers'
 test suites on the same 2 cores (single figures move by about 30%):
 
-* 0-ply, ten matches: median ratio Tavla/gnubg 1.40 and 1.70 in two runs one after the
-  other at load 5-7 (Tavla 5.6 and 5.8 s, gnubg 4.2 and 3.7 s CPU for the ten), after the
+* 0-ply, ten matches: median ratio Tavla/gnubg 1.40, 1.70, 1.42 and 1.26 in four runs at
+  load 5-7 (Tavla 5.6 and 5.8 s, gnubg 4.2 and 3.7 s CPU for the ten in the first two), after the
   0-ply verdict stopped resolving every play; 1.31 and 1.43 before at load 11-14: slower
   than gnubg, the 1.0 target is not met (docs/analysis.md, "Speed", says why). Earlier:
   1.53, with the package's own nets and the first match timed on the caches its own
