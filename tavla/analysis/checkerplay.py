@@ -1,10 +1,10 @@
 """Checker play as gnubg's analysis scores it: every legal play of a roll with its cubeful
-equity (best first), the played play against the best, and the equity after the best play.
-gnubg is reached through :mod:`tavla.analysis.evaluator`."""
+equity (best first), and the played play against the best. gnubg is reached through
+:mod:`tavla.analysis.evaluator`; the equity after a roll's best play is
+:func:`tavla.analysis.luck.best_equity`."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence  # noqa: F401
 from dataclasses import dataclass
 from typing import Any
 
