@@ -12,12 +12,14 @@ Reported: each match's CPU on both sides and the ratio, and the median ratio; th
 a median ratio of at most 1.0 at either depth (faster than gnubg or as fast).
 
 Measured on 2026-12-03 with gnubg 1.07's nets (tavla/analysis/nets.py), other helpers'
-test suites on the same 2 cores (load average 11-14, so single figures move by about 30%):
+test suites on the same 2 cores (single figures move by about 30%):
 
-* 0-ply, ten matches: median ratio Tavla/gnubg 1.31 and 1.43 in two runs (max 1.77; Tavla
-  0.10-1.29 s, gnubg 0.11-0.84 s CPU per match): slower than gnubg, the 1.0 target is not
-  met (docs/analysis.md, "Speed", says why). Earlier: 1.53, with the package's own nets and
-  the first match timed on the caches its own warm-up had filled.
+* 0-ply, ten matches: median ratio Tavla/gnubg 1.40, 1.70, 1.42 and 1.26 in four runs at
+  load 5-7 (Tavla 5.6 and 5.8 s, gnubg 4.2 and 3.7 s CPU for the ten in the first two), after the
+  0-ply verdict stopped resolving every play; 1.31 and 1.43 before at load 11-14: slower
+  than gnubg, the 1.0 target is not met (docs/analysis.md, "Speed", says why). Earlier:
+  1.53, with the package's own nets and the first match timed on the caches its own
+  warm-up had filled.
 * 2-ply, three matches: median ratio 1.18 (9.1 / 16.3 / 25.0 s against 7.7 / 13.8 / 21.3 s;
   1.10 in an earlier run with the package's own nets), after the n-ply cube decisions were
   made as gnubg's evaluator makes them (1.63-2.27 before).

@@ -25,7 +25,8 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 EVALUATING = {
     "matches.gnubg.evaluation",
     "tavla.analysis.adjudication", "tavla.analysis.analyse", "tavla.analysis.board",
-    "tavla.analysis.bots",
+    "tavla.analysis.bots", "tavla.analysis.checkerplay", "tavla.analysis.cube",
+    "tavla.analysis.luck",
     "tavla.analysis.cli", "tavla.analysis.evaluator", "tavla.analysis.__main__",
 }
 

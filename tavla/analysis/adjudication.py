@@ -3,8 +3,9 @@ that cannot be finished (gnubg, cubeful, its match equity table)."""
 
 from __future__ import annotations
 
-from tavla.analysis import evaluator
+from tavla.analysis import evaluator, luck
 from tavla.analysis.bots import cube_of
+from tavla.analysis.cube import cube_equities
 from tavla.analysis.levels import Level
 from tavla.engine.game import Phase
 from tavla.engine.match import MatchState
@@ -37,15 +38,15 @@ def match_winning_chances(state: MatchState, level: Level | None = None
     if phase is Phase.MOVE:
         assert state.dice is not None
         chance = evaluator.to_mwc(
-            evaluator.best_equity(state.position, state.dice, cube, level), cube)
+            luck.best_equity(state.position, state.dice, cube, level), cube)
     elif phase is Phase.CUBE_OFFERED:
-        eqs = evaluator.cube_equities(state.position, cube, level)
+        eqs = cube_equities(state.position, cube, level)
         assert eqs.mwc is not None
         chance = min(eqs.mwc[1], eqs.mwc[2])  # the taker answers as is best for them
     elif cube.mover_may_double and state.may_double():
-        chance = evaluator.to_mwc(evaluator.cube_equities(state.position, cube, level).best,
+        chance = evaluator.to_mwc(cube_equities(state.position, cube, level).best,
                                   cube)
     else:
-        equity, _ = evaluator.roll_average(state.position, cube, level)
+        equity, _ = luck.roll_average(state.position, cube, level)
         chance = evaluator.to_mwc(equity, cube)
     return (chance, 1.0 - chance) if mover == 0 else (1.0 - chance, chance)

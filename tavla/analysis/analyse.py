@@ -15,8 +15,10 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any, Final
 
-from tavla.analysis import evaluator
-from tavla.analysis.evaluator import Cube, CubeEquities, Level
+from tavla.analysis import checkerplay, evaluator
+from tavla.analysis.cube import CubeEquities, cube_decision
+from tavla.analysis.evaluator import Cube, Level
+from tavla.analysis.luck import OPENING_ROLLS, ROLLS, opening_luck, roll_equities
 from tavla.analysis.matread import GameRecord, MatRecord, Turn, read_mat
 from tavla.engine import Position, legal_plays
 from tavla.engine.rules import MAX_CUBE, Rules
@@ -250,7 +252,7 @@ class _GameWalker:
             self.offered = None  # a double no rules allow: nothing to compare with
             return
         # A dead cube (our rules allow doubling it; gnubg never would) is analysed too.
-        eqs = evaluator.cube_decision(position, cube, self.level)
+        eqs = cube_decision(position, cube, self.level)
         self.offered = eqs
         self.offer_chance = _seat0(position, cube)
         chosen = min(eqs.double_take, eqs.double_pass)
@@ -292,16 +294,16 @@ class _GameWalker:
         roll_key = (max(dice), min(dice))
         # Luck at 0-ply, as gnubg's analysis: this roll's best against the average roll (on
         # the opening roll, against all 30 outcomes of it, either player winning it).
-        rolls = evaluator.OPENING_ROLLS if opening else evaluator.ROLLS
-        average, per_roll, zero_ply = evaluator.roll_equities(position, cube, Level(0), rolls,
-                                                              keep=dice)
+        rolls = OPENING_ROLLS if opening else ROLLS
+        average, per_roll, zero_ply = roll_equities(position, cube, Level(0), rolls,
+                                                    keep=dice)
         if opening:
-            luck = evaluator.opening_luck(position, dice, cube, per_roll)
+            luck = opening_luck(position, dice, cube, per_roll)
         else:
             luck = per_roll[roll_key] - average
         if not opening and not self.doubled_this_turn and self.may_double(cube):
             known = average if self.level.plies <= 1 else None
-            eqs = evaluator.cube_decision(position, cube, self.level, known)
+            eqs = cube_decision(position, cube, self.level, known)
             loss = max(0.0, eqs.best - eqs.no_double)
             close = eqs.no_double - min(eqs.double_take, eqs.double_pass) < CLOSE_CUBE
             self.add(Decision(
@@ -312,17 +314,28 @@ class _GameWalker:
             ))
         self.doubled_this_turn = False
         chosen_key = (turn.after.mover, turn.after.opponent)
-        ranked = evaluator.scored_plays(position, dice, cube, self.level, chosen_key,
-                                        zero_ply)
-        if not ranked:
+        verdict = None
+        if self.level.plies == 0 and zero_ply:
+            # At 0-ply the luck's list of plays is the analysis: only the played one and
+            # the best are needed from it.
+            verdict = checkerplay.played_verdict(position, cube, chosen_key, zero_ply)
+        if verdict is None:
+            ranked = checkerplay.scored_plays(position, dice, cube, self.level, chosen_key,
+                                            zero_ply)
+            if ranked:
+                played = next((score for key, score in ranked if key == chosen_key),
+                              ranked[-1][1])
+                verdict = checkerplay.Verdict(ranked[0][0], ranked[0][1], played, len(ranked))
+        if verdict is None:
             equity = best = per_roll[roll_key]
             best_text = ""
+            forced = True
         else:
-            best = ranked[0][1]
-            equity = next((score for key, score in ranked if key == chosen_key), ranked[-1][1])
-            best_text = turn.play if equity >= best else _notation(position, dice, ranked[0][0])
+            best, equity = verdict.best_score, verdict.played_score
+            best_text = (turn.play if equity >= best
+                         else _notation(position, dice, verdict.best))
+            forced = verdict.plays <= 1
         loss = max(0.0, best - equity)
-        forced = len(ranked) <= 1
         self.add(Decision(
             self.game.number, index, player, "move", position.to_id(), turn.play, best_text,
             equity, best, loss, "" if forced else mark(loss), not forced, dice=dice,

@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from tavla.analysis import evaluator
+from tavla.analysis import checkerplay, evaluator, luck
+from tavla.analysis.cube import cube_equities
 from tavla.analysis.evaluator import Cube
 from tavla.analysis.levels import Level
 from tavla.engine import MatchInfo, Position, legal_plays
@@ -40,9 +41,9 @@ def ranked_plays(position: Position, info: MatchInfo, dice: tuple[int, int],
     passing the turn."""
     cube = cube_of_info(info)
     level = Level(plies)
-    ranked = evaluator.rank_plays(position, dice, cube, level)
+    ranked = checkerplay.rank_plays(position, dice, cube, level)
     if not ranked:
-        equity = evaluator.best_equity(position, dice, cube, level)
+        equity = luck.best_equity(position, dice, cube, level)
         return [RankedPlay("", equity, 0.0)]
     notation = {(play.position.mover, play.position.opponent): play.notation()
                 for play in legal_plays(position, *dice)}
@@ -66,7 +67,7 @@ def cube_verdict(no_double: float, double_take: float, double_pass: float) -> st
 def cube_answer(position: Position, info: MatchInfo, plies: int) -> dict[str, Any]:
     """The cube decision of the player on roll (who must have access to the cube), evaluated
     at ``plies``: see :func:`cube_answer_from`."""
-    eqs = evaluator.cube_equities(position, cube_of_info(info), Level(plies))
+    eqs = cube_equities(position, cube_of_info(info), Level(plies))
     return cube_answer_from(eqs.no_double, eqs.double_take, eqs.double_pass, eqs.mwc)
 
 

@@ -9,12 +9,12 @@ on top, so the same position always gets the same answer (no random generator is
 involved: the dice are the server's).
 
 - Checker play: gnubg's best play at the level (0-ply with the level's noise; world class
-  2-ply), the first of :func:`tavla.analysis.evaluator.rank_plays`.
+  2-ply), the first of :func:`tavla.analysis.checkerplay.rank_plays`.
 - Cube, at the 0-ply levels: gnubg's own 0-ply cubeful equities of the position with the
   level's noise, as gnubg's levels decide (read through a play that leads to the position:
   see :func:`_zero_ply_cube_equities`). World class, and the rare position no single play
   leads to (the opponent on the bar), use the equities one ply deeper
-  (:func:`tavla.analysis.evaluator.cube_equities`), moved by the level's noise on the
+  (:func:`tavla.analysis.cube.cube_equities`), moved by the level's noise on the
   position itself (:func:`tavla.analysis.evaluator.static_equity` at the level): no double
   by that ``bias``, double/take by twice as much (in match-winning chances in a match).
   A bot doubles when doubling beats not doubling and the double is not too good, and
@@ -23,8 +23,9 @@ involved: the dice are the server's).
 
 from __future__ import annotations
 
-from tavla.analysis import evaluator
-from tavla.analysis.evaluator import Cube, CubeEquities
+from tavla.analysis import checkerplay, evaluator
+from tavla.analysis.cube import CubeEquities, cube_equities
+from tavla.analysis.evaluator import Cube
 from tavla.analysis.levels import STRENGTHS, Level, Strength, strength
 from tavla.engine.actions import Action, Double, Drop, PlayMove, Take
 from tavla.engine.game import Phase
@@ -82,7 +83,7 @@ def seen_cube_equities(position: Position, cube: Cube, level: Level) -> CubeEqui
         found = _zero_ply_cube_equities(position, cube, level)
         if found is not None:
             return found
-    eqs = evaluator.cube_equities(position, cube, CUBE_LEVEL)
+    eqs = cube_equities(position, cube, CUBE_LEVEL)
     if not level.noise:
         return eqs
     bias = (evaluator.static_equity(position, cube, Level(0, level.noise))
@@ -110,7 +111,7 @@ def _play(state: MatchState, player: int, level: Level) -> Action:
     if len(plays) == 1:
         return PlayMove(plays[0], player)
     assert state.dice is not None
-    ranked = evaluator.rank_plays(state.position, state.dice, cube_of(state, player), level)
+    ranked = checkerplay.rank_plays(state.position, state.dice, cube_of(state, player), level)
     best = ranked[0][0]
     for play in plays:
         if (play.position.mover, play.position.opponent) == best:
@@ -162,7 +163,7 @@ def _zero_ply_cube_equities(position: Position, cube: Cube, level: Level
     scores = []
     for their_cube in (cube.for_player(them), doubled.for_player(them)):
         score = next((score for result, score in
-                      evaluator.rank_plays(before, dice, their_cube, level)
+                      checkerplay.rank_plays(before, dice, their_cube, level)
                       if result == after), None)
         if score is None:
             return None

@@ -1,5 +1,8 @@
-"""GNU Backgammon's neural nets behind a small typed interface: the only module that imports
-``gnubg`` (the PyPI package: GNU Backgammon's evaluator, nets and match equity table).
+"""GNU Backgammon's neural nets behind a small typed interface, the evaluation context the
+analysis shares: the only module that imports ``gnubg`` (the PyPI package: GNU Backgammon's
+evaluator, nets and match equity table). Checker play is :mod:`tavla.analysis.checkerplay`,
+luck (each roll against the average roll) :mod:`tavla.analysis.luck`, cube decisions
+:mod:`tavla.analysis.cube`; they reach gnubg only through this module.
 
 Everything here is seen from the player on roll and in *normalised equity*: for a money game
 points per unit of the current cube, for a match gnubg's ``mwc2eq`` of the match-winning
@@ -21,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from tavla.analysis import gnubg_guard, nets
+from tavla.analysis import gnubg_guard, janowski, nets
 
 # Before gnubg itself loads: a web process must fail here, loudly, not segfault later.
 gnubg_guard.refuse_in_web_process()
@@ -31,7 +34,7 @@ NETS: Final = nets.use()
 import gnubg  # noqa: E402
 
 from tavla.analysis.levels import Level  # noqa: E402
-from tavla.engine import Position, legal_plays  # noqa: E402
+from tavla.engine import Position  # noqa: E402
 
 #: GNU Backgammon 1.07's cube efficiencies (``show cubeefficiency``), the reference Tavla's
 #: analysis is checked against. Later gnubg builds, this package among them, use larger ones
@@ -62,21 +65,15 @@ def _quietly(commands: Sequence[str]) -> None:
 _quietly([f"set cubeefficiency {setting}" for setting in GNUBG_107_CUBE_EFFICIENCY])
 
 __all__ = [
-    "OPENING_ROLLS", "ROLLS", "Cube", "CubeEquities", "Level", "Result", "Side",
-    "apply_gnubg_move", "best_equity", "board", "cube_equities", "cube_info", "eval_context",
-    "from_mwc", "match_winning_chance", "rank_plays", "roll_average", "static_equity",
-    "to_mwc", "version",
+    "CACHE_LIMIT", "Cube", "Level", "Result", "Side", "analysis_filter", "analysis_thresholds",
+    "apply_gnubg_move", "board", "cube_info", "cubeful_equity", "cubeinfo_for", "context_for",
+    "deep_context", "eval_context", "find_best_moves", "find_plays", "from_mwc",
+    "has_contact", "move_sides", "no_double_equity", "remember_score", "remember_scores",
+    "result_score", "static_equity", "to_mwc", "version", "win_probability",
 ]
 
 Side = tuple[int, ...]
 Result = tuple[Side, Side]  # (mover, opponent) after a play, before the turn passes
-
-#: The 21 distinct rolls and how many of the 36 outcomes each stands for.
-ROLLS: Final = tuple(
-    ((d1, d2), 1 if d1 == d2 else 2) for d1 in range(1, 7) for d2 in range(1, d1 + 1)
-)
-#: The 15 non-double rolls: the opening roll is never a double.
-OPENING_ROLLS: Final = tuple((roll, weight) for roll, weight in ROLLS if roll[0] != roll[1])
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,30 +123,6 @@ def eval_context(level: Level, *, deterministic: bool = True) -> dict[str, Any]:
     return context
 
 
-@dataclass(frozen=True, slots=True)
-class CubeEquities:
-    """A cube decision from the doubler's side, in equity at the current cube:
-    no double, double/take, double/pass; and the same as match-winning chances."""
-
-    no_double: float
-    double_take: float
-    double_pass: float
-    mwc: tuple[float, float, float] | None  # None in a money game
-
-    @property
-    def should_double(self) -> bool:
-        return min(self.double_take, self.double_pass) > self.no_double
-
-    @property
-    def should_take(self) -> bool:
-        return self.double_take <= self.double_pass
-
-    @property
-    def best(self) -> float:
-        """The doubler's equity with the right cube action by both players."""
-        return max(self.no_double, min(self.double_take, self.double_pass))
-
-
 def cube_info(cube: Cube) -> dict[str, Any]:
     """gnubg's cubeinfo for ``cube`` (no Jacoby rule and no beavers: Tavla has neither)."""
     owner = -1 if cube.owner is None else cube.owner
@@ -167,6 +140,33 @@ def cube_info(cube: Cube) -> dict[str, Any]:
     return info
 
 
+def find_best_moves(gnubg_board: tuple[Side, Side], info: dict[str, Any],
+                    context: dict[str, Any], dice: tuple[int, int],
+                    filters: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """gnubg's plays of ``dice`` on ``gnubg_board`` (opponent's side first), each as
+    ``{"move": tuple, "score": float}``, best first: the one door to the package's move
+    evaluation for the checker-play, luck and cube modules."""
+    if filters is None:
+        found: list[dict[str, Any]] = gnubg.find_best_moves(gnubg_board, info, context, dice)
+    else:
+        found = gnubg.find_best_moves(gnubg_board, info, context, dice, filters)
+    return found
+
+
+_DEEP_CONTEXTS: dict[tuple[int, bool], dict[str, Any]] = {}
+
+
+def deep_context(plies: int, gammons: bool) -> dict[str, Any]:
+    """A cubeful (or, gammons off, cubeless) context at ``plies`` without pruning, made once:
+    gnubg's n-ply evaluation of one chosen play (:mod:`tavla.analysis.cube`)."""
+    key = (plies, gammons)
+    context = _DEEP_CONTEXTS.get(key)
+    if context is None:
+        context = _DEEP_CONTEXTS[key] = gnubg.eval_context(1 if gammons else 0, plies, 1, 0,
+                                                            0.0)
+    return context
+
+
 def board(position: Position) -> tuple[Side, Side]:
     """gnubg's board for ``position``: the opponent's side first, then the player on roll."""
     return (position.opponent, position.mover)
@@ -179,10 +179,10 @@ def apply_gnubg_move(position: Position, move: Sequence[int]) -> Result | None:
     The gnubg package ends the tuple at the first checker borne off (it mistakes "off" for
     the end of the list), so a tuple of odd length says only where the play starts: None.
     """
-    return _move_sides(position.mover, position.opponent, move)
+    return move_sides(position.mover, position.opponent, move)
 
 
-def _move_sides(mover_side: Side, opponent_side: Side, move: Sequence[int]) -> Result | None:
+def move_sides(mover_side: Side, opponent_side: Side, move: Sequence[int]) -> Result | None:
     """:func:`apply_gnubg_move` on the two sides (no :class:`Position` to build and check:
     this runs for every play gnubg lists)."""
     if len(move) % 2:
@@ -199,90 +199,12 @@ def _move_sides(mover_side: Side, opponent_side: Side, move: Sequence[int]) -> R
     return tuple(mover), tuple(opponent)
 
 
-def rank_plays(
-    position: Position, dice: tuple[int, int], cube: Cube, level: Level,
-    *, deterministic: bool = True,
-) -> list[tuple[Result, float]]:
-    """Every legal play of ``dice`` as (resulting position, cubeful equity), best first.
-
-    An empty list means the roll cannot be played. Plays gnubg's move filter drops at a
-    deeper level keep the score of the shallower ply that dropped them, as in gnubg's hint.
-    Plays whose gnubg move tuple is cut short (see :func:`apply_gnubg_move`) are matched to
-    the remaining legal plays in the order of gnubg's cubeless evaluation of each.
-    """
-    found = gnubg.find_best_moves(
-        board(position), cube_info(cube), eval_context(level, deterministic=deterministic), dice
-    )
-    ranked: list[tuple[Result, float]] = []
-    unknown: list[float] = []
-    for entry in found:
-        result = apply_gnubg_move(position, entry["move"])
-        if result is None:
-            unknown.append(float(entry["score"]))
-        else:
-            ranked.append((result, float(entry["score"])))
-    if unknown:
-        known = {result for result, _ in ranked}
-        rest = [
-            (play.position.mover, play.position.opponent)
-            for play in legal_plays(position, *dice)
-            if (play.position.mover, play.position.opponent) not in known
-        ]
-        opponent = cube.for_player(1 - cube.mover)
-        rest.sort(key=lambda result: static_equity(Position(result[1], result[0]), opponent))
-        ranked.extend(zip(rest, unknown, strict=False))
-        ranked.sort(key=lambda item: -item[1])
-    return ranked
-
-
-def best_equity(position: Position, dice: tuple[int, int], cube: Cube, level: Level,
-                _depth: int = 0) -> float:
-    """The mover's cubeful equity after the best play of ``dice``."""
-    found = gnubg.find_best_moves(board(position), cube_info(cube), eval_context(level), dice)
-    if found:
-        return float(found[0]["score"])
-    # No legal play: the opponent is on roll in the same position, before rolling.
-    opponent = cube.for_player(1 - cube.mover)
-    if _depth:
-        return -static_equity(position.swap(), opponent)
-    equity, _ = roll_average(position.swap(), opponent, level, _depth=_depth + 1)
-    return -equity
-
-
 def static_equity(position: Position, cube: Cube, level: Level | None = None) -> float:
     """gnubg's 0-ply cubeless equity of the mover before rolling; the fallback when both
     players would have to dance in turn. A ``level`` with noise gives the equity as that
     level sees it (gnubg's deterministic noise on each output: a bot's cube decisions)."""
     output = gnubg.evaluate(board(position), cube_info(cube), eval_context(level or Level()))
     return float(output[5])
-
-
-def roll_average(position: Position, cube: Cube, level: Level, *, opening: bool = False,
-                 _depth: int = 0) -> tuple[float, dict[tuple[int, int], float]]:
-    """The mover's cubeful equity before rolling (not doubling): the average over the 36
-    rolls of the best play's equity; and that best equity per roll (higher die first).
-
-    ``opening`` averages over the 30 opening rolls (no doubles)."""
-    rolls = OPENING_ROLLS if opening else ROLLS
-    per_roll: dict[tuple[int, int], float] = {}
-    total = 0.0
-    weights = 0
-    danced: float | None = None
-    context = eval_context(level)
-    info = cube_info(cube)
-    gnubg_board = board(position)
-    for roll, weight in rolls:
-        found = gnubg.find_best_moves(gnubg_board, info, context, roll)
-        if found:
-            equity = float(found[0]["score"])
-        else:
-            if danced is None:
-                danced = best_equity(position, roll, cube, level, _depth)
-            equity = danced
-        per_roll[(max(roll), min(roll))] = equity
-        total += weight * equity
-        weights += weight
-    return total / weights, per_roll
 
 
 def to_mwc(equity: float, cube: Cube) -> float:
@@ -294,51 +216,10 @@ def from_mwc(mwc: float, cube: Cube) -> float:
     return float(gnubg.mwc_to_eq(mwc, cube_info(cube)))
 
 
-def cube_equities(position: Position, cube: Cube, level: Level,
-                  no_double: float | None = None) -> CubeEquities:
-    """No double / double-take / double-pass for the mover (who must have cube access).
-
-    Equities are 1-ply deeper than ``level``'s checker play (each roll's best play at
-    ``level``, averaged). ``no_double`` may be passed in when already computed.
-    """
-    if no_double is None:
-        no_double, _ = roll_average(position, cube, level)
-    doubled = cube.doubled()
-    take_raw, _ = roll_average(position, doubled, level)
-    if not cube.match_length:
-        return CubeEquities(no_double, 2 * take_raw, 1.0, None)
-    mwc_nd = to_mwc(no_double, cube)
-    mwc_dt = to_mwc(take_raw, doubled)
-    mwc_dp = to_mwc(1.0, cube)
-    return CubeEquities(no_double, from_mwc(mwc_dt, cube), 1.0, (mwc_nd, mwc_dt, mwc_dp))
-
-
-def match_winning_chance(position: Position, cube: Cube, level: Level,
-                         *, opponent_doubled: bool = False) -> float:
-    """The mover's match-winning chance (a money game: probability-weighted equity mapped to
-    0..1 is meaningless, so this is for matches) at the current position before rolling,
-    with correct cube play (gnubg, cubeful, its match equity table).
-
-    With ``opponent_doubled`` the mover faces a double and chooses take or pass.
-    """
-    if opponent_doubled:
-        doubler = cube.for_player(1 - cube.mover)
-        eqs = cube_equities(position.swap(), doubler, level)
-        take = eqs.double_take
-        assert eqs.mwc is not None
-        chosen = min(eqs.mwc[1], eqs.mwc[2]) if take <= eqs.double_pass else eqs.mwc[2]
-        return 1.0 - chosen
-    if cube.mover_may_double:
-        eqs = cube_equities(position, cube, level)
-        return to_mwc(eqs.best, cube)
-    equity, _ = roll_average(position, cube, level)
-    return to_mwc(equity, cube)
-
-
 def win_probability(position: Position) -> float:
     """gnubg's 0-ply cubeless chance that the player on roll wins the game."""
-    output = gnubg.evaluate(board(position), _cube_info(Cube(1, None, 0, 0, (0, 0), False)),
-                            _context(Level(), cubeful=False))
+    output = gnubg.evaluate(board(position), cubeinfo_for(Cube(1, None, 0, 0, (0, 0), False)),
+                            context_for(Level(), cubeful=False))
     return float(output[0])
 
 
@@ -402,7 +283,7 @@ _CONTEXTS: dict[tuple[int, float, bool], dict[str, Any]] = {}
 _CUBE_INFOS: dict[Cube, dict[str, Any]] = {}
 
 
-def _context(level: Level, cubeful: bool = True) -> dict[str, Any]:
+def context_for(level: Level, cubeful: bool = True) -> dict[str, Any]:
     """The evaluation context, made once: gammons-off tables are evaluated cubeless."""
     key = (level.plies, level.noise, cubeful)
     if key not in _CONTEXTS:
@@ -411,7 +292,7 @@ def _context(level: Level, cubeful: bool = True) -> dict[str, Any]:
     return _CONTEXTS[key]
 
 
-def _cube_info(cube: Cube) -> dict[str, Any]:
+def cubeinfo_for(cube: Cube) -> dict[str, Any]:
     info = _CUBE_INFOS.get(cube)
     if info is None:
         info = _CUBE_INFOS[cube] = cube_info(cube)
@@ -422,21 +303,17 @@ def _cube_info(cube: Cube) -> dict[str, Any]:
 #: depends only on that, so the opponent's list of plays answers the 0-ply cube decision
 #: of the position they left (see :func:`cube_decision`). Bounded; cleared when full.
 _SCORES: dict[tuple[Result, Cube], float] = {}
-#: Results of :func:`roll_equities` by (position, cube, level, rolls), for the next player's
-#: luck and the rolls that cannot be played. Bounded; cleared when full.
-_ROLLS: dict[tuple[Result, Cube, Level, int], tuple[float, dict[tuple[int, int], float],
-                                                   list[dict[str, Any]] | None]] = {}
-_CACHE_LIMIT: Final = 200_000
+CACHE_LIMIT: Final = 200_000
 
 
-def _remember(ranked: list[tuple[Result, float]], cube: Cube) -> None:
-    if len(_SCORES) > _CACHE_LIMIT:
+def remember_scores(ranked: list[tuple[Result, float]], cube: Cube) -> None:
+    if len(_SCORES) > CACHE_LIMIT:
         _SCORES.clear()
     for result, score in ranked:
         _SCORES[(result, cube)] = score
 
 
-def _find(position: Position | Result, dice: tuple[int, int], cube: Cube, level: Level,
+def find_plays(position: Position | Result, dice: tuple[int, int], cube: Cube, level: Level,
           accept: int | None = None) -> list[dict[str, Any]]:
     """gnubg's plays of ``dice`` from ``position`` (mover first), scored at ``level`` with the
     analysis filter (all plays at 0-ply)."""
@@ -444,10 +321,10 @@ def _find(position: Position | Result, dice: tuple[int, int], cube: Cube, level:
     gnubg_board = (sides[1], sides[0])
     if level.plies == 0:
         found: list[dict[str, Any]] = gnubg.find_best_moves(
-            gnubg_board, _cube_info(cube), _context(level, cube.gammons), dice)
+            gnubg_board, cubeinfo_for(cube), context_for(level, cube.gammons), dice)
     else:
-        found = gnubg.find_best_moves(gnubg_board, _cube_info(cube),
-                                      _context(level, cube.gammons), dice,
+        found = gnubg.find_best_moves(gnubg_board, cubeinfo_for(cube),
+                                      context_for(level, cube.gammons), dice,
                                       analysis_filter(level.plies, accept or 0))
     return found
 
@@ -499,235 +376,79 @@ def result_score(result: Result, cube: Cube, level: Level) -> float | None:
         return None
     start, dice = synthetic
     accept = -1 if level.plies else None  # every play at full depth: the wanted one too
-    for entry in _find(start, dice, cube, level, accept):
+    for entry in find_plays(start, dice, cube, level, accept):
         if _apply(start, entry["move"]) == result:
             return float(entry["score"])
     return None
 
 
 def _apply(sides: Result, move: Sequence[int]) -> Result | None:
-    return _move_sides(sides[0], sides[1], move)
+    return move_sides(sides[0], sides[1], move)
 
 
-def scored_plays(position: Position, dice: tuple[int, int], cube: Cube, level: Level,
-                 played: Result | None = None,
-                 zero_ply: list[dict[str, Any]] | None = None) -> list[tuple[Result, float]]:
-    """Every play gnubg's analysis scores, as (resulting position, cubeful equity), best first,
-    as gnubg 1.07's ``analyse match``: the plays its move filter keeps at ``level``'s full
-    depth, and ``played`` always at full depth; plays the filter drops keep their shallower
-    score. Bear-offs (whose move tuple the package cuts short) are matched by where they end.
-
-    ``zero_ply`` is gnubg's 0-ply list for the same roll when already computed (luck)."""
-    if zero_ply is None or level.plies:
-        accept = None
-        if level.plies and played is not None:
-            ranking = zero_ply if zero_ply is not None else _find(position, dice, cube, Level())
-            results = _resolve(position, dice, cube, Level(), ranking)
-            rank = next((i for i, (result, _) in enumerate(results) if result == played),
-                        len(results))
-            # The filter ranks on the pruning nets: a little slack keeps the played play in.
-            accept = rank + 3
-        found = _find(position, dice, cube, level, accept)
-    else:
-        found = zero_ply
-    ranked = _resolve(position, dice, cube, level, found)
-    ranked.sort(key=lambda item: -item[1])
-    if level.plies == 0 and not level.noise:
-        _remember(ranked, cube)
-    return ranked
+def remember_score(result: Result, cube: Cube, score: float) -> None:
+    """Only the played play's score is read again (the next cube decision is made in the
+    position it left), so only it is remembered."""
+    if len(_SCORES) > CACHE_LIMIT:
+        _SCORES.clear()
+    _SCORES[(result, cube)] = score
 
 
-def _resolve(position: Position, dice: tuple[int, int], cube: Cube, level: Level,
-             found: list[dict[str, Any]]) -> list[tuple[Result, float]]:
-    """gnubg's entries as (result, score), in gnubg's order; entries whose tuple is cut short
-    at a bear-off are scored by where each remaining legal play ends."""
-    ranked: list[tuple[Result, float]] = []
-    cut = 0
-    for entry in found:
-        result = apply_gnubg_move(position, entry["move"])
-        if result is None:
-            cut += 1
-        else:
-            ranked.append((result, float(entry["score"])))
-    if cut:
-        known = {result for result, _ in ranked}
-        for play in legal_plays(position, *dice):
-            result = (play.position.mover, play.position.opponent)
-            if result in known:
-                continue
-            known.add(result)
-            score = result_score(result, cube, level)
-            if score is None:  # cannot happen in a bear-off (no checker on the bar)
-                score = -static_equity(Position(result[1], result[0]),
-                                       cube.for_player(1 - cube.mover))
-            ranked.append((result, score))
-    return ranked
+#: gnubg 1.07's cube efficiency in contact and crashed positions (the same, 0.68).
+CONTACT_EFFICIENCY: Final = 0.68
+_MET: list[janowski.Met] = []
 
 
-def roll_equities(position: Position, cube: Cube, level: Level, rolls: Sequence[
-        tuple[tuple[int, int], int]] = ROLLS, keep: tuple[int, int] | None = None,
-                  ) -> tuple[float, dict[tuple[int, int], float], list[dict[str, Any]] | None]:
-    """The mover's cubeful equity before rolling, as the weighted average over ``rolls`` of
-    each roll's best play at ``level``; each roll's equity (higher die first); and gnubg's
-    list of plays for the roll ``keep``. A roll that cannot be played is scored at the same
-    depth as the others (the unchanged position, the opponent on roll)."""
-    key_keep = (max(keep), min(keep)) if keep else None
-    key = ((position.mover, position.opponent), cube, level, len(rolls))
-    cached = _ROLLS.get(key)
-    if cached is not None and (key_keep is None or cached[2] is not None):
-        average, per_roll, kept = cached
-        if key_keep is not None:
-            kept = _find(position, key_keep, cube, level)  # an eval-cache hit in gnubg
-        return average, per_roll, kept
-    per_roll = {}
-    total = 0.0
-    weights = 0
-    kept = None
-    danced: float | None = None
-    # One board, cubeinfo and context for all the rolls (what _find does per call).
-    gnubg_board = (position.opponent, position.mover)
-    info, context = _cube_info(cube), _context(level, cube.gammons)
-    deeper = analysis_filter(level.plies) if level.plies else None
-    for roll, weight in rolls:
-        found = (gnubg.find_best_moves(gnubg_board, info, context, roll) if deeper is None
-                 else gnubg.find_best_moves(gnubg_board, info, context, roll, deeper))
-        if roll == key_keep:
-            kept = found
-        if found:
-            equity = float(found[0]["score"])
-        else:
-            if danced is None:
-                danced = _danced(position, cube, level)
-            equity = danced
-        per_roll[roll] = equity
-        total += weight * equity
-        weights += weight
-    if len(_ROLLS) > _CACHE_LIMIT // 100:
-        _ROLLS.clear()
-    _ROLLS[key] = (total / weights, per_roll, [] if key_keep is None else kept)
-    return total / weights, per_roll, kept
+def _met() -> janowski.Met:
+    if not _MET:
+        pre, post0, post1 = gnubg.met()
+        _MET.append(janowski.Met(pre, (post0, post1)))
+    return _MET[0]
 
 
-def _danced(position: Position, cube: Cube, level: Level) -> float:
-    """The mover's equity after a roll that cannot be played: the opponent on roll in the
-    same position, at ``level`` (gnubg scores the empty play like any other). When no
-    synthetic play reaches it (the mover on the bar with no checker in the opponent's home
-    board), the opponent's average roll one ply deeper, shared with their own luck."""
-    score = result_score((position.mover, position.opponent), cube, level)
-    if score is not None:
-        return score
-    opponent = cube.for_player(1 - cube.mover)
-    if cube.gammons:
-        theirs, _, _ = roll_equities(position.swap(), opponent, level)
-    else:
-        theirs = static_equity(position.swap(), opponent)
+def has_contact(position: Position) -> bool:
+    """gnubg's contact or crashed classes (``ClassifyPosition``): the two back checkers
+    have not passed each other."""
+    back = max((i for i in range(25) if position.mover[i]), default=-1)
+    their_back = max((i for i in range(25) if position.opponent[i]), default=-1)
+    return back + their_back > 22
+
+
+def cubeful_equity(position: Position, cube: Cube) -> float:
+    """gnubg's 0-ply cubeful equity of ``position`` for the mover before rolling, with
+    their cube action (what gnubg scores a play that leaves this position to them with),
+    from the package's cubeless evaluation and gnubg 1.07's cube efficiency
+    (:mod:`tavla.analysis.janowski`). Contact positions only: their efficiency is a
+    constant; elsewhere read the equity from a play's score (:func:`result_score`)."""
+    if not has_contact(position):
+        raise ValueError("cubeful_equity is gnubg's conversion for contact positions only")
+    out = gnubg.evaluate(board(position), cubeinfo_for(cube), context_for(Level(), cube.gammons))
+    return janowski.cubeful_equity(out[:5], _cube_state(cube), _cube_state(cube.doubled()),
+                                   _met(), CONTACT_EFFICIENCY)
+
+
+def no_double_equity(position: Position, cube: Cube) -> float:
+    """gnubg's 0-ply cubeful equity of ``position`` for the mover if they do not double now
+    (gnubg's top-level no-double branch: ``Cl2CfMatch`` / ``Cl2CfMoney`` at the current
+    cube), normalised. Contact positions only, as :func:`cubeful_equity`."""
+    if not has_contact(position):
+        raise ValueError("no_double_equity is gnubg's conversion for contact positions only")
+    out = gnubg.evaluate(board(position), cubeinfo_for(cube), context_for(Level(), cube.gammons))
+    state, met = _cube_state(cube), _met()
     if cube.match_length:
-        return from_mwc(1.0 - to_mwc(theirs, opponent), cube)
-    return -theirs
+        return janowski.mwc2eq(janowski.match_cubeful(out[:5], state, met, CONTACT_EFFICIENCY),
+                               state, met)
+    return janowski.money_cubeful(out[:5], state, CONTACT_EFFICIENCY)
 
 
-def opening_luck(position: Position, dice: tuple[int, int], cube: Cube,
-                 per_roll: dict[tuple[int, int], float]) -> float:
-    """The luck of the opening roll as gnubg counts it: the roll's equity against the mean of
-    all 30 opening outcomes, each of the 15 rolls won by either player, so winning the
-    opening roll is luck too. ``per_roll`` are the mover's equities of the 15 rolls."""
-    other = cube.for_player(1 - cube.mover)
-    if cube.score[0] == cube.score[1]:
-        their_rolls = per_roll  # the same game for either player: no need to ask gnubg
-    else:
-        _, their_rolls, _ = roll_equities(position, other, Level(), OPENING_ROLLS)
-    mine = per_roll[(max(dice), min(dice))]
-    if cube.match_length:
-        mean = sum(to_mwc(per_roll[roll], cube) + 1.0 - to_mwc(their_rolls[roll], other)
-                   for roll, _ in OPENING_ROLLS) / 30
-        return from_mwc(to_mwc(mine, cube), cube) - from_mwc(mean, cube)
-    mean = sum(per_roll[roll] - their_rolls[roll] for roll, _ in OPENING_ROLLS) / 30
-    return mine - mean
+def _cube_state(cube: Cube) -> janowski.CubeState:
+    info = cubeinfo_for(cube)
+    # The package's cubeinfo gives each player's (gammon, backgammon) prices; gnubg's
+    # arGammonPrice lists both gammon prices, then both backgammon prices.
+    (gammon0, backgammon0), (gammon1, backgammon1) = info["gammonprice"]
+    return janowski.CubeState(
+        cube.value, -1 if cube.owner is None else cube.owner, cube.mover, cube.match_length,
+        cube.score, cube.crawford, (gammon0, gammon1, backgammon0, backgammon1),
+        bool(info["jacoby"]))
 
 
-def cube_decision(position: Position, cube: Cube, level: Level,
-                  no_double: float | None = None) -> CubeEquities:
-    """No double / double-take / double-pass for the mover at ``level``, as gnubg's analysis
-    makes a cube decision at that depth: at 0-ply gnubg's own 0-ply cubeful evaluation of the
-    position (read from the score gnubg gives a play by the opponent that ends in it), deeper
-    the average over the 21 rolls one ply shallower (gnubg's n-ply cube evaluation).
-
-    The mover need not have access to the cube (a dead cube, our rules allow doubling it)."""
-    if level.plies:
-        inner = Level(level.plies - 1)
-        if no_double is None:
-            no_double = _cube_average(position, cube, inner)
-        take_raw = _cube_average(position, cube.doubled(), inner)
-        return _equities(no_double, take_raw, cube)
-    them = (position.opponent, position.mover)
-    theirs = cube.for_player(1 - cube.mover)
-    doubled = cube.doubled().for_player(1 - cube.mover)
-    take_score = result_score(them, doubled, level)
-    optimal_score = result_score(them, theirs, level)
-    if take_score is None or optimal_score is None:
-        # The opponent on the bar with nothing in the mover's home board: gnubg's 1-ply.
-        if no_double is None:
-            no_double, _, _ = roll_equities(position, cube, level)
-        take_raw, _, _ = roll_equities(position, cube.doubled(), level)
-        return _equities(no_double, take_raw, cube)
-    if cube.match_length:
-        take_raw = from_mwc(1.0 - to_mwc(take_score, doubled), cube.doubled())
-        optimal = from_mwc(1.0 - to_mwc(optimal_score, theirs), cube)
-    else:
-        take_raw, optimal = -take_score, -optimal_score
-    eqs = _equities(optimal, take_raw, cube)
-    if (cube.gammons and cube.mover_may_double
-            and optimal <= min(eqs.double_take, eqs.double_pass) + 1e-7):
-        # gnubg's equity was the double's: not doubling is worth less, by how much only a
-        # deeper look says (capped so the verdict stays gnubg's).
-        deeper = no_double if no_double is not None else roll_equities(position, cube, level)[0]
-        eqs = _equities(min(deeper, optimal), take_raw, cube)
-    return eqs
-
-
-def _cube_average(position: Position, cube: Cube, inner: Level) -> float:
-    """gnubg's (n+1)-ply cubeful equity before rolling, as its evaluator computes it: for each
-    of the 21 rolls the play it chooses at 0-ply, that one play evaluated ``inner`` (n-ply)
-    deep, averaged over the 36 rolls."""
-    if not inner.plies:
-        average, _, _ = roll_equities(position, cube, inner)
-        return average
-    key = (inner.plies, cube.gammons)
-    context = _CUBE_CONTEXTS.get(key)
-    if context is None:
-        context = _CUBE_CONTEXTS[key] = gnubg.eval_context(
-            1 if cube.gammons else 0, inner.plies, 1, 0, 0.0)
-    only_best = [{"ply": inner.plies, "level": 0, "acceptmoves": 1, "extramoves": 0,
-                  "threshold": 0.0}] + [
-        {"ply": inner.plies, "level": level, "acceptmoves": -1, "extramoves": 0,
-         "threshold": 0.0} for level in range(1, inner.plies)]
-    gnubg_board = (position.opponent, position.mover)
-    info = _cube_info(cube)
-    total = 0.0
-    danced: float | None = None
-    for roll, weight in ROLLS:
-        shallow = _find(position, roll, cube, Level())
-        if not shallow:
-            if danced is None:
-                danced = _danced(position, cube, inner)
-            total += weight * danced
-            continue
-        chosen = tuple(shallow[0]["move"])
-        deep = gnubg.find_best_moves(gnubg_board, info, context, roll, only_best)
-        score = next((float(entry["score"]) for entry in deep
-                      if tuple(entry["move"]) == chosen), float(deep[0]["score"]))
-        total += weight * score
-    return total / 36
-
-
-_CUBE_CONTEXTS: dict[tuple[int, bool], dict[str, Any]] = {}
-
-
-def _equities(no_double: float, take_raw: float, cube: Cube) -> CubeEquities:
-    doubled = cube.doubled()
-    if not cube.match_length:
-        return CubeEquities(no_double, 2 * take_raw, 1.0, None)
-    mwc_nd = to_mwc(no_double, cube)
-    mwc_dt = to_mwc(take_raw, doubled)
-    mwc_dp = to_mwc(1.0, cube)
-    return CubeEquities(no_double, from_mwc(mwc_dt, cube), 1.0, (mwc_nd, mwc_dt, mwc_dp))

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from tavla.analysis import evaluator, read_mat
+from tavla.analysis import checkerplay, read_mat
 from tavla.analysis.analyse import BLUNDER, DOUBTFUL, ERROR, analyse_mat, error_rating, mark
 from tavla.analysis.bots import cube_of
+from tavla.analysis.cube import cube_decision
 from tavla.analysis.evaluator import Level
 from tavla.engine.actions import Double, OpeningRoll, PlayMove, Roll, Take
 from tavla.engine.game import Phase
@@ -42,7 +43,7 @@ def _best_versus_random(seed: int, length: int = 3) -> str:
         elif phase is Phase.TURN_START:
             cube = cube_of(state, state.player_on_roll or 0)
             if state.player_on_roll == 0 and state.may_double() and cube.mover_may_double:
-                eqs = evaluator.cube_decision(state.position, cube, Level(0))
+                eqs = cube_decision(state.position, cube, Level(0))
                 if eqs.should_double:
                     state = state.apply(Double())
                     continue
@@ -53,7 +54,7 @@ def _best_versus_random(seed: int, length: int = 3) -> str:
                 state = state.apply(PlayMove(rng.choice(plays)))
                 continue
             assert state.dice is not None
-            ranked = evaluator.rank_plays(state.position, state.dice,
+            ranked = checkerplay.rank_plays(state.position, state.dice,
                                           cube_of(state, 0), Level(0))
             best = ranked[0][0] if ranked else None
             chosen = next((p for p in plays

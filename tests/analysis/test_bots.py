@@ -11,7 +11,8 @@ import random
 
 import pytest
 
-from tavla.analysis import bots, evaluator
+from tavla.analysis import bots, checkerplay
+from tavla.analysis.cube import cube_equities
 from tavla.analysis.levels import Level
 from tavla.engine.actions import Action, NewGame, OpeningRoll, PlayMove, Roll, Take
 from tavla.engine.game import Phase
@@ -113,18 +114,18 @@ def test_a_bots_play_is_the_first_of_one_noisy_evaluation() -> None:
         assert state.dice is not None and state.player_on_roll is not None
         mover = state.player_on_roll
         cube = bots.cube_of(state, mover)
-        noisy = evaluator.rank_plays(state.position, state.dice, cube, level)
+        noisy = checkerplay.rank_plays(state.position, state.dice, cube, level)
         chosen = _result(bots.choose(state, mover, "beginner"))
         assert chosen == noisy[0][0]
         assert _result(bots.choose(state, mover, "beginner")) == chosen
-        clean = evaluator.rank_plays(state.position, state.dice, cube, Level(0))
+        clean = checkerplay.rank_plays(state.position, state.dice, cube, Level(0))
         differ += chosen != clean[0][0]
     assert differ >= 3
     # Expert is gnubg's 0-ply without noise: its play is the noiseless best.
     for state in _decisions(8, 10):
         assert state.dice is not None and state.player_on_roll is not None
         cube = bots.cube_of(state, state.player_on_roll)
-        best = evaluator.rank_plays(state.position, state.dice, cube, Level(0))[0][0]
+        best = checkerplay.rank_plays(state.position, state.dice, cube, Level(0))[0][0]
         assert _result(bots.choose(state, state.player_on_roll, "expert")) == best
 
 
@@ -144,7 +145,7 @@ def test_the_0_ply_cube_equities_are_gnubgs_read_through_a_play() -> None:
         assert state.player_on_roll is not None
         cube = bots.cube_of(state, 1 - state.player_on_roll)
         clean = bots.seen_cube_equities(position, cube, bots.strength("expert").level)
-        deeper = evaluator.cube_equities(position, cube, Level(0))
+        deeper = cube_equities(position, cube, Level(0))
         if bots._predecessor(position) is None:
             assert clean == deeper
             continue

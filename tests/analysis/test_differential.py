@@ -14,8 +14,10 @@ With gnubg 1.07's own nets (tavla/analysis/nets.py) the analysis meets the accep
 targets of issue 23 at 0-ply, and the bounds are those targets: best play 99.5 % (measured
 99.5 %, 1515 of 1522), marks and cube verdicts 98 % (99.5 %, 99.6 %), PR delta per player
 median 0.5 and max 1.5 (0.05, 1.14). Luck per player and match is bounded at its median
-(target 0.05, measured 0.026); its maximum (0.17) misses the 0.05 target (docs/analysis.md,
-"What still differs"), so it is held at 0.2, below which it must stay.
+(target 0.05, measured 0.015); its maximum (0.103, 0.166 before unplayable rolls were scored
+at 0-ply through gnubg's Janowski conversion, tavla/analysis/janowski.py) misses the 0.05
+target (docs/analysis.md, "What still differs"), so it is held at 0.12, below which it must
+stay.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ MIN_CUBE = 0.98
 MAX_PR_MEDIAN = 0.5
 MAX_PR = 1.5
 MAX_LUCK_MEDIAN = 0.05
-MAX_LUCK = 0.2
+MAX_LUCK = 0.12
 
 
 @pytest.mark.slow

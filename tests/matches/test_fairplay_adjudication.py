@@ -21,9 +21,10 @@ from matches.models import Event, LogKind, Match, MatchAnalysis, Player, Table
 from matches.referee.fairplay import THRESHOLD, fair_play_cases
 from matches.state import load_state
 from tavla.analysis import bots as brain
-from tavla.analysis import evaluator
+from tavla.analysis import checkerplay
 from tavla.analysis.adjudication import match_winning_chances
 from tavla.analysis.bots import cube_of
+from tavla.analysis.cube import cube_decision
 from tavla.analysis.evaluator import Level
 from tavla.engine.actions import Double, Drop, PlayMove, Take
 from tavla.engine.game import Phase
@@ -49,15 +50,15 @@ def _human_choice(state: MatchState, seat: int, mode: str) -> Any:
     cube = cube_of(state, seat)
     if state.phase is Phase.MOVE:
         assert state.dice is not None
-        best = evaluator.rank_plays(state.position, state.dice, cube, Level(0))[0][0]
+        best = checkerplay.rank_plays(state.position, state.dice, cube, Level(0))[0][0]
         return PlayMove(next(p for p in state.legal_plays()
                              if (p.position.mover, p.position.opponent) == best), seat)
     if state.phase is Phase.CUBE_OFFERED:
         doubler = cube_of(state, 1 - seat)
-        eqs = evaluator.cube_decision(state.position, doubler, Level(0))
+        eqs = cube_decision(state.position, doubler, Level(0))
         return Take(seat) if eqs.should_take else Drop(seat)
     if state.may_double() and cube.mover_may_double:
-        if evaluator.cube_decision(state.position, cube, Level(0)).should_double:
+        if cube_decision(state.position, cube, Level(0)).should_double:
             return Double(seat)
     return None
 
