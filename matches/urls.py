@@ -19,4 +19,5 @@ urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
     path("players/me/", views.my_page, name="player-me"),
     path("players/<int:player_id>/", views.player_page, name="player"),
+    path("players/<int:player_id>/follow/", views.player_follow, name="player-follow"),
 ]

@@ -159,3 +159,29 @@ async def test_the_notice_socket_carries_pairings_and_challenges(
     await sockets[0].disconnect()
     assert not await sync_to_async(Seek.objects.filter(player=alice, status="open").exists)()
     await sockets[1].disconnect()
+
+
+def test_the_lobby_and_the_profile_offer_it(make_player: Callable[..., Player]) -> None:
+    from django.test import Client
+
+    alice, bob = make_player("alice"), make_player("bob")
+    anonymous = Client().get("/lobby/").content.decode()
+    assert 'id="find-game"' in anonymous and 'id="seek-form"' not in anonymous
+    client = Client()
+    client.force_login(alice.user)
+    page = client.get("/lobby/").content.decode()
+    # "Play the bot" at the top, before the lists, pointing at its form further down.
+    assert page.index('href="#play-bot"') < page.index('id="find-game"') < page.index(
+        'id="play-bot"')
+    assert 'id="seek-form"' in page and 'id="seek_match_length"' in page
+    assert "find_game.js" in page
+    profile = client.get(f"/players/{bob.pk}/").content.decode()
+    assert f'action="/players/{bob.pk}/follow/"' in profile
+    assert 'id="follow' not in client.get(f"/players/{alice.pk}/").content.decode()
+    response = client.post(f"/players/{bob.pk}/follow/", {"follow": "1"})
+    assert response.status_code == 302 and Follow.objects.filter(follower=alice).count() == 1
+    assert 'aria-pressed="true"' in client.get(f"/players/{bob.pk}/").content.decode()
+    client.post(f"/players/{bob.pk}/follow/", {"follow": "0"})
+    assert Follow.objects.count() == 0
+    assert Client().post(f"/players/{bob.pk}/follow/").status_code == 302  # to the login
+    assert Follow.objects.count() == 0
