@@ -64,9 +64,9 @@ def _tables_of(player_ids: list[int]) -> dict[int, Table]:
     seated = Table.objects.filter(Q(seat0_id__in=player_ids) | Q(seat1_id__in=player_ids),
                                   is_public=True).order_by("-created_at")
     for table in seated[:1000]:
-        for pk in (table.seat0_id, table.seat1_id):
-            if pk in player_ids:
-                found.setdefault(pk, table)
+        for seat in (table.seat0_id, table.seat1_id):
+            if seat is not None and seat in player_ids:
+                found.setdefault(seat, table)
     return found
 
 

@@ -84,7 +84,8 @@ def online_ids(*, now: float | None = None) -> list[int]:
     stamp = time.time() if now is None else now
     client = redis_client()
     client.zremrangebyscore(ONLINE_KEY, "-inf", repr(stamp))  # the dead processes' sockets
-    return [int(member) for member in client.zrangebyscore(ONLINE_KEY, f"({stamp!r}", "+inf")]
+    members: Any = client.zrangebyscore(ONLINE_KEY, f"({stamp!r}", "+inf")
+    return [int(member) for member in members]
 
 
 def is_online(player_id: int, *, now: float | None = None) -> bool:
