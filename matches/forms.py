@@ -8,6 +8,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from matches.models import Player
 from matches.players.accounts import player_for_user
@@ -83,7 +84,7 @@ class SeekForm(forms.Form):
 
     match_length = forms.TypedChoiceField(
         label=_("Match to"), coerce=int, initial=5,
-        choices=[(n, _("%(n)s points") % {"n": n} if n > 1 else _("1 point"))
+        choices=[(n, ngettext_lazy("%(n)s point", "%(n)s points", n) % {"n": n})
                  for n in SEEK_LENGTHS])
     clock = forms.ChoiceField(label=_("Clock"), choices=CLOCK_CHOICES, initial="none")
     rated = forms.BooleanField(label=_("Rated"), required=False)
