@@ -310,6 +310,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         "task": "tournaments.forfeit_no_shows", "schedule": 30.0, "options": {"expires": 60},
     },
     "heartbeat": {"task": "tavla.tasks.heartbeat", "schedule": TAVLA_HEARTBEAT_SECONDS},
+    # Seeks and challenges past their time recorded as expired (matches.tasks.expire_seeks).
+    "expire-seeks": {"task": "matches.expire_seeks", "schedule": 30.0, "options": {"expires": 60}},
     # Every flag and grace forfeit. No expiry: a queued sweep is never dropped, and one
     # that finds another has just run does nothing (matches/services/clocks.py).
     "sweep-expired-clocks": {

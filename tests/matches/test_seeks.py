@@ -304,3 +304,18 @@ def test_the_online_list_follows_the_sockets(make_player: Callable[..., Player])
         assert online.online_ids(now=10**12) == []
     finally:
         online.went_offline(bob.pk, "three")
+
+
+def test_the_beat_task_records_expired_seeks_and_challenges(
+        make_player: Callable[..., Player]) -> None:
+    from matches.tasks import expire_seeks
+
+    alice, bob = make_player(), make_player()
+    seek = seek_post(player=alice, terms=FIVE)
+    challenge = challenge_send(challenger=alice, challenged=bob, terms=FIVE)
+    assert expire_seeks() == {"seeks": 0, "challenges": 0}
+    past = timezone.now() - timedelta(seconds=1)
+    Seek.objects.filter(pk=seek.pk).update(expires_at=past)
+    Challenge.objects.filter(pk=challenge.pk).update(expires_at=past)
+    assert expire_seeks() == {"seeks": 1, "challenges": 1}
+    assert Challenge.objects.get(pk=challenge.pk).status == ChallengeStatus.EXPIRED
