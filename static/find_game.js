@@ -187,7 +187,15 @@ window.addEventListener('tavla:notice', (event) => {
   else if (message.type === 'challenge.cancelled') say(fmt('cancelled', { name: message.challenge.challenger.name }));
   if (message.type !== 'notices') refresh();
 });
-window.addEventListener('tavla:lobby', () => refresh());
+// The lobby socket reports every table's change: read again at most every 2 s, not per change
+// (a busy lobby would otherwise spend an anonymous reader's REST rate in a minute).
+let last = 0;
+let timer = null;
+window.addEventListener('tavla:lobby', () => {
+  if (timer) return;
+  timer = setTimeout(() => { timer = null; last = Date.now(); refresh(); },
+    Math.max(0, last + 2000 - Date.now()));
+});
 
 if (signedIn) {
   document.getElementById('seek-form').addEventListener('submit', (event) => {

@@ -4,6 +4,7 @@ read from :mod:`matches.services.online`)."""
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -14,6 +15,8 @@ from matches.models import Follow, Match, MatchStatus, Player, Table
 from matches.services import online
 from matches.services.log import _require_player
 from matches.services.seeks import player_brief, table_url
+
+logger = logging.getLogger(__name__)
 
 MAX_FOLLOWS = 500  # a bound on one account's list: the lobby reads all of it
 
@@ -94,6 +97,7 @@ def followed_tables(player: Player) -> list[dict[str, Any]]:
     try:
         live = set(online.online_ids())
     except Exception:  # noqa: BLE001 - Redis down: the tables are still worth showing
+        logger.exception("online: could not read who is online")
         live = set()
     rows = [{"player": player_brief(p), "online": p.pk in live,
              "table": _table_brief(tables.get(p.pk), playing)} for p in followed]
@@ -103,8 +107,13 @@ def followed_tables(player: Player) -> list[dict[str, Any]]:
 
 def online_players(viewer: Player | None, *, limit: int = 200) -> list[dict[str, Any]]:
     """The players online now (not bots), by name: each with ``followed`` (by the viewer),
-    ``me`` and ``table`` (their public table now, or null)."""
-    ids = online.online_ids()
+    ``me`` and ``table`` (their public table now, or null). Nobody while Redis cannot be
+    reached (logged): the list is a convenience, never worth an error page."""
+    try:
+        ids = online.online_ids()
+    except Exception:  # noqa: BLE001 - logged; the next read tries again
+        logger.exception("online: could not read who is online")
+        return []
     players = list(Player.objects.filter(pk__in=ids, is_bot=False)
                    .order_by("display_name", "pk")[:limit])
     tables = _tables_of([p.pk for p in players])
