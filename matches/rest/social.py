@@ -150,11 +150,12 @@ class SeekListView(TavlaAPIMixin):
         description="201 with the seek: `status` `paired` with its `table_id` when another "
                     "player's open seek had the same terms (both players' `/ws/notices/` "
                     "get `seek.paired`), else `open`. Refused: `409 seek_exists`, "
-                    "`409 too_many_seeks`, `400 invalid_option`; nothing changes.",
+                    "`429 too_many_seeks`, `400 invalid_option`; nothing changes.",
         tags=["finding a game"], request=TermsSerializer,
         responses={201: SeekSerializer, **_errors(
             s400="invalid_option, bad_request", s401="Not logged in.",
-            s403="forbidden (a bot)", s409="seek_exists, too_many_seeks")})
+            s403="forbidden (a bot)", s409="seek_exists",
+            s429="too_many_seeks")})
     def post(self, request: Request) -> Response:
         player = player_for_user(request.user)
         seek = seek_post(player=player, terms=validation.game_terms(_object(request)))
@@ -190,11 +191,12 @@ class ChallengeListView(TavlaAPIMixin):
                     "`challenge.received`. Refused: `404 not_found` (no such player), "
                     "`400 invalid_option` (yourself, a bot, bad terms), `403 forbidden` "
                     "(a block between you), `409 challenge_exists`, "
-                    "`409 too_many_challenges`; nothing changes.",
+                    "`429 too_many_challenges`; nothing changes.",
         tags=["finding a game"], request=ChallengeRequestSerializer,
         responses={201: ChallengeSerializer, **_errors(
             s400="invalid_option, bad_request", s401="Not logged in.", s403="forbidden",
-            s404="not_found", s409="challenge_exists, too_many_challenges")})
+            s404="not_found", s409="challenge_exists",
+            s429="too_many_challenges")})
     def post(self, request: Request) -> Response:
         challenger = player_for_user(request.user)
         data = _object(request)
