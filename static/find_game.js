@@ -96,8 +96,7 @@ function seekRow(s) {
 async function postSeek(body) {
   const seek = await api('POST', box.dataset.seeksUrl, body);
   if (seek.status === 'paired') {
-    say(fmt('paired', { name: '' }));
-    go(seek.table_url);
+    go(seek.table_url);  // the notice socket's seek.paired names the opponent meanwhile
   } else {
     say(T.seeking);
     refresh();
