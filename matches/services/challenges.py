@@ -28,7 +28,13 @@ from matches.errors import ServiceError
 from matches.models import Challenge, ChallengeStatus, ChatBlock, Player
 from matches.services import broadcast
 from matches.services.log import _require_player
-from matches.services.seeks import game_table, player_brief, table_url, withdraw_open_seeks
+from matches.services.seeks import (
+    game_table,
+    player_brief,
+    retry_on_deadlock,
+    table_url,
+    withdraw_open_seeks,
+)
 from matches.validation import GameTermsInput
 
 
@@ -133,6 +139,10 @@ def challenge_accept(*, challenge_id: int, player: Player | None) -> Challenge:
     started; both players' pages get ``challenge.accepted``. Raises ``not_authenticated``,
     ``not_found``, ``forbidden`` (the challenger), ``challenge_closed``."""
     player = _require_player(player, "Log in first.")
+    return retry_on_deadlock(lambda: _accept(challenge_id, player))
+
+
+def _accept(challenge_id: int, player: Player) -> Challenge:
     with transaction.atomic():
         challenge = _locked(challenge_id, player)
         if challenge.challenged_id != player.pk:

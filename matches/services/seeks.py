@@ -17,11 +17,12 @@ withdrawn (they are playing now).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Final, TypeVar
 
 from django.conf import settings
-from django.db import transaction
+from django.db import OperationalError, transaction
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
@@ -32,6 +33,10 @@ from matches.services import broadcast
 from matches.services.log import _require_player
 from matches.services.tables import table_for_two
 from matches.validation import GameTermsInput
+
+T = TypeVar("T")
+DEADLOCK_SQLSTATE: Final = "40P01"  # PostgreSQL's deadlock_detected
+DEADLOCK_ATTEMPTS: Final = 3
 
 
 def seek_seconds() -> int:
@@ -113,6 +118,27 @@ def seek_post(*, player: Player | None, terms: GameTermsInput) -> Seek:
     player = _require_player(player, "Log in to seek a game.")
     if player.is_bot:
         raise ServiceError("forbidden", "Bots do not seek games.")
+    return retry_on_deadlock(lambda: _seek_post(player, terms))
+
+
+def retry_on_deadlock(work: Callable[[], T]) -> T:
+    """``work`` (one transaction), again when PostgreSQL ended it as a deadlock's victim.
+
+    Pairing withdraws both players' other seeks, which may be another pool's candidates at
+    that moment: two pairings that share a player then wait on each other's rows, and
+    PostgreSQL ends one. Its transaction is rolled back whole; run again, it sees the other's
+    commit (the shared player paired, their seeks gone) and decides afresh."""
+    for attempt in range(DEADLOCK_ATTEMPTS):
+        try:
+            return work()
+        except OperationalError as error:
+            deadlock = getattr(error.__cause__, "sqlstate", None) == DEADLOCK_SQLSTATE
+            if not deadlock or attempt == DEADLOCK_ATTEMPTS - 1:
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
+
+
+def _seek_post(player: Player, terms: GameTermsInput) -> Seek:
     now = timezone.now()
     with transaction.atomic():
         # The player's row first: their bounds are counted one post after the other.
@@ -122,7 +148,9 @@ def seek_post(*, player: Player | None, terms: GameTermsInput) -> Seek:
             match_length=terms.match_length, clock_preset=terms.clock_preset, rated=terms.rated)
         # Every post of these terms waits here for the one before it to commit.
         SeekPool.objects.select_for_update().filter(pk=pool.pk).first()
-        other = (Seek.objects.select_for_update(skip_locked=True)
+        # The candidate seek's row alone (of=self: not its player's row too); one another
+        # pairing holds is passed over, not waited for.
+        other = (Seek.objects.select_for_update(skip_locked=True, of=("self",))
                  .filter(status=SeekStatus.OPEN, expires_at__gt=now,
                          match_length=terms.match_length, clock_preset=terms.clock_preset,
                          rated=terms.rated)

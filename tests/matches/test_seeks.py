@@ -9,6 +9,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from django.db.models import Q
 from django.utils import timezone
 
 from matches.errors import ServiceError
@@ -188,6 +189,25 @@ def test_many_seekers_at_once_pair_two_by_two(make_player: Callable[..., Player]
     assert Match.objects.count() == 3
     seated = [pk for t in Table.objects.all() for pk in (t.seat0_id, t.seat1_id)]
     assert sorted(seated) == sorted(p.pk for p in players)  # each once
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_player_seeking_on_two_terms_is_paired_once_when_both_are_taken_at_once(
+        make_player: Callable[..., Player]) -> None:
+    """Quinn seeks on two terms; Pat and Rae take one each at the same moment. The pairing
+    that loses the race (on PostgreSQL possibly as a deadlock's victim, run again) finds
+    Quinn's other seek withdrawn: Quinn plays one match, and the loser's seek waits."""
+    other_terms = GameTermsInput(3, "none", False)
+    for _round in range(4):
+        Seek.objects.filter(status=SeekStatus.OPEN).delete()  # the last round's loser's seek
+        quinn, pat, rae = make_player(), make_player(), make_player()
+        seek_post(player=quinn, terms=FIVE)
+        seek_post(player=quinn, terms=other_terms)
+        results = race(lambda: seek_post(player=pat, terms=FIVE),
+                       lambda: seek_post(player=rae, terms=other_terms))
+        assert all(isinstance(r, Seek) for r in results), results
+        assert sorted(r.status for r in results) == ["open", "paired"]
+        assert Table.objects.filter(Q(seat0=quinn) | Q(seat1=quinn)).count() == 1
 
 
 # -- challenges ------------------------------------------------------------------------------
