@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import timedelta
+from functools import partial
 from typing import Any
 
 import pytest
@@ -203,8 +204,8 @@ def test_a_player_seeking_on_two_terms_is_paired_once_when_both_are_taken_at_onc
         quinn, pat, rae = make_player(), make_player(), make_player()
         seek_post(player=quinn, terms=FIVE)
         seek_post(player=quinn, terms=other_terms)
-        results = race(lambda: seek_post(player=pat, terms=FIVE),
-                       lambda: seek_post(player=rae, terms=other_terms))
+        results = race(partial(seek_post, player=pat, terms=FIVE),
+                       partial(seek_post, player=rae, terms=other_terms))
         assert all(isinstance(r, Seek) for r in results), results
         assert sorted(r.status for r in results) == ["open", "paired"]
         assert Table.objects.filter(Q(seat0=quinn) | Q(seat1=quinn)).count() == 1
