@@ -8,6 +8,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from matches.models import Player
 from matches.players.accounts import player_for_user
@@ -73,6 +74,25 @@ class TableForm(forms.Form):
         if options["match_length"] is None:
             options["is_rated"] = False  # money sessions are never rated
         return options
+
+
+SEEK_LENGTHS = (1, 3, 5, 7, 9, 11, 13, 15, 17, 21, 25)
+
+
+class SeekForm(forms.Form):
+    """The terms of a seek or a challenge, as the lobby shows them (its script sends them to
+    ``/api/seeks/`` or ``/api/challenges/``; :func:`matches.validation.game_terms` checks)."""
+
+    match_length = forms.TypedChoiceField(
+        label=_("Match to"), coerce=int, initial=5,
+        choices=[(n, ngettext_lazy("%(n)s point", "%(n)s points", n) % {"n": n})
+                 for n in SEEK_LENGTHS])
+    clock = forms.ChoiceField(label=_("Clock"), choices=CLOCK_CHOICES, initial="none")
+    rated = forms.BooleanField(label=_("Rated"), required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("auto_id", "seek_%s")  # beside the new-table form's own fields
+        super().__init__(*args, **kwargs)
 
 
 class SignUpForm(UserCreationForm):  # type: ignore[type-arg]

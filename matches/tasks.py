@@ -1,4 +1,5 @@
-"""Celery tasks of match play: thin callers of :mod:`matches.services.clocks`.
+"""Celery tasks of match play: thin callers of :mod:`matches.services.clocks` (and of the
+expiry of seeks and challenges, :func:`expire_seeks`).
 
 Beat sends ``sweep_expired_clocks`` every ``TAVLA_CLOCK_SWEEP_SECONDS`` (``CELERY_BEAT_SCHEDULE``)
 to the clock queue, which has workers of its own (``tavla.queues``), so it never waits behind
@@ -12,7 +13,7 @@ from typing import Any
 
 from celery import shared_task
 
-from matches.services import clocks
+from matches.services import broadcast, challenges, clocks, seeks
 
 
 @shared_task(name="matches.sweep_expired_clocks", ignore_result=True)
@@ -24,3 +25,14 @@ def sweep_expired_clocks() -> dict[str, Any]:
     if result is None:
         return {"skipped": True}
     return {"flagged": result.flagged, "forfeited": result.forfeited}
+
+
+@shared_task(name="matches.expire_seeks", ignore_result=True)
+def expire_seeks() -> dict[str, int]:
+    """Mark the seeks and challenges past their time expired (every read and pairing already
+    looks at their time: this keeps their recorded status true), and tell the lobbies when a
+    seek went."""
+    seeks_gone = seeks.seeks_expire()
+    if seeks_gone:
+        broadcast.broadcast_now(broadcast.LOBBY_GROUP, {"type": "lobby.changed"})
+    return {"seeks": seeks_gone, "challenges": challenges.challenges_expire()}

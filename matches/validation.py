@@ -277,3 +277,40 @@ def rule_values(values: dict[str, Any]) -> dict[str, Any]:
         raise ServiceError("invalid_option", "Unknown table options: " + ", ".join(unknown)
                            + ".", field=unknown[0])
     return {key: _rule_value(rules[key], value) for key, value in values.items()}
+
+
+# -- finding a game: the terms of a seek or a challenge -------------------------------------
+
+MAX_SEEK_LENGTH: Final = 25  # the longest match a seek or a challenge asks for
+TERMS: Final = ("match_length", "clock_preset", "rated")
+
+
+@dataclass(frozen=True)
+class GameTermsInput:
+    match_length: int
+    clock_preset: str
+    rated: bool
+
+
+def game_terms(data: dict[str, Any], *, extra: tuple[str, ...] = ()) -> GameTermsInput:
+    """A seek's or a challenge's terms: ``match_length`` (1 to 25 points, default 5),
+    ``clock_preset`` (a name of ``tavla.engine.clock.PRESETS``, default ``none``) and
+    ``rated`` (a boolean, default false). ``extra`` names the other keys the caller reads.
+    Raises ``invalid_option`` naming the field."""
+    unknown = sorted(set(data) - {*TERMS, *extra})
+    if unknown:
+        raise ServiceError("invalid_option", "Unknown options: " + ", ".join(
+            str(key) for key in unknown) + ".", field=str(unknown[0]))
+    length = data.get("match_length", 5)
+    if not _is_int(length) or not 1 <= length <= MAX_SEEK_LENGTH:
+        raise ServiceError("invalid_option",
+                           f"match_length is a whole number of points from 1 to "
+                           f"{MAX_SEEK_LENGTH}.", field="match_length")
+    preset = data.get("clock_preset", "none")
+    if not isinstance(preset, str) or preset not in PRESETS:
+        raise ServiceError("invalid_option",
+                           f"clock_preset is one of: {', '.join(PRESETS)}.", field="clock_preset")
+    rated = data.get("rated", False)
+    if not isinstance(rated, bool):
+        raise ServiceError("invalid_option", "rated is true or false.", field="rated")
+    return GameTermsInput(length, preset, rated)

@@ -34,6 +34,7 @@ from matches.players.history import HistoryPage, Outcome, PageOutOfRange, histor
 from matches.players.rating_graph import rating_graph_svg
 from matches.review import can_review, review_data
 from matches.selectors import lobby_tables, table_state
+from matches.services.follows import follow, unfollow
 from matches.services.rematch import rematch_refusal
 from matches.ui_strings import board_strings, lobby_strings, review_strings
 
@@ -286,3 +287,24 @@ PERSIAN_DIGITS = str.maketrans("0123456789", "۰۱۲۳۴۵۶۷۸۹")
 def localized_digits(text: str) -> str:
     """``text`` with Persian digits when the page is in Persian."""
     return text.translate(PERSIAN_DIGITS) if get_language() == "fa" else text
+
+
+@login_required
+@require_POST
+def player_follow(request: HttpRequest, player_id: int) -> HttpResponse:
+    """Follow a player, or stop (``follow=0``): the profile page's button. The lobby then
+    shows where they play."""
+    other = get_object_or_404(Player, pk=player_id)
+    me = services.player_for_user(request.user)
+    name = {"name": other.display_name}
+    try:
+        if request.POST.get("follow") == "0":
+            unfollow(player=me, followed=other)
+            messages.success(request, _("You no longer follow %(name)s.") % name)
+        else:
+            follow(player=me, followed=other)
+            messages.success(request, _("You follow %(name)s: the lobby shows their tables.")
+                             % name)
+    except ServiceError:
+        messages.error(request, _("You cannot follow %(name)s.") % name)
+    return redirect("player", player_id=other.pk)

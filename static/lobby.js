@@ -77,7 +77,10 @@ function connect() {
   socket.addEventListener('open', () => { attempts = 0; dot.classList.add('live'); });
   socket.addEventListener('message', (event) => {
     const message = JSON.parse(event.data);
-    if (message.type === 'lobby') render(message.tables);
+    if (message.type === 'lobby') {
+      render(message.tables);
+      window.dispatchEvent(new CustomEvent('tavla:lobby'));  // static/find_game.js reads again
+    }
   });
   socket.addEventListener('close', () => {
     dot.classList.remove('live');

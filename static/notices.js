@@ -1,5 +1,9 @@
 // "Your match: table 7 against X": the player's pairings, live over /ws/notices/. The server
 // pushes the whole list whenever one of their pairings is made, decided or re-opened.
+// The same socket carries the player's seeks and challenges (docs/protocol.md, "Finding a
+// game"): a paired seek or an accepted challenge opens the table at once; a challenge received
+// is shown here (with a browser notification for a hidden tab). Every message is passed on as
+// a `tavla:notice` event for the lobby's static/find_game.js.
 (() => {
   const box = document.getElementById('pairing-notices');
   if (!box) return;
@@ -45,6 +49,24 @@
     }
   }
 
+  // A challenge: on a page without the lobby's list (home), a line with a link to answer it.
+  function challenged(c) {
+    const text = fmt('challenged', { name: c.challenger.name });
+    import(box.dataset.notifyUrl).then(({ notify }) => notify(T.challenge_title, text,
+      { url: box.dataset.lobbyUrl, tag: `tavla-challenge-${c.id}` }));
+    if (document.getElementById('challenge-list')) return;
+    const link = document.createElement('a');
+    link.className = 'button primary';
+    link.href = `${box.dataset.lobbyUrl}#challenges`;
+    link.textContent = T.answer;
+    const p = document.createElement('p');
+    p.className = 'pairing-notice challenge-notice';
+    const strong = document.createElement('strong');
+    strong.textContent = text;
+    p.append(strong, ' ', link);
+    box.append(p);
+  }
+
   let attempts = 0;
   function connect() {
     const scheme = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -55,7 +77,13 @@
       if (message.type === 'notices') {
         box.replaceChildren(...message.notices.map(notice));
         tell(message.notices);
+      } else if (message.type === 'seek.paired' || message.type === 'challenge.accepted') {
+        const url = message.table_url || message.challenge.table_url;
+        if (url && window.location.pathname !== url) window.location.assign(url);
+      } else if (message.type === 'challenge.received') {
+        challenged(message.challenge);
       }
+      window.dispatchEvent(new CustomEvent('tavla:notice', { detail: message }));
     });
     socket.addEventListener('close', (event) => {
       if (event.code === 4401) return;  // not logged in: nothing to tell

@@ -33,7 +33,8 @@ class WorkerQueue:
 
 QUEUES: Final[tuple[WorkerQueue, ...]] = (
     WorkerQueue(DEFAULT_QUEUE, (), concurrency=2,
-                purpose="everything else: heartbeat, tournament no-shows, arena pairing"),
+                purpose="everything else: heartbeat, tournament no-shows, arena pairing, "
+                        "expired seeks"),
     WorkerQueue(CLOCK_QUEUE, ("matches.sweep_expired_clocks",), concurrency=1,
                 purpose="the clock sweep: flags and grace forfeits"),
     WorkerQueue(ANALYSIS_QUEUE, ("matches.analyse_match", "matches.adjudication_chances",

@@ -9,6 +9,8 @@ Environment: ``DATABASE_URL``, ``REDIS_URL``, ``SECRET_KEY``, ``DEBUG``, ``ALLOW
 ``TAVLA_EMBEDDED_REDIS_PORT``, ``TAVLA_CLOCK_SWEEP_SECONDS``, ``TAVLA_PRESENCE_HEARTBEAT``,
 ``TAVLA_DB_POOL_SIZE``, ``TAVLA_DB_POOL_TIMEOUT``, ``TAVLA_PREPARED_STATEMENTS``,
 ``TAVLA_PROCESS_KIND``, ``TAVLA_TABLES_PER_HOUR``, ``TAVLA_SIGNUPS_PER_HOUR``,
+``TAVLA_SEEK_SECONDS``, ``TAVLA_OPEN_SEEKS``, ``TAVLA_SEEKS_PER_HOUR``,
+``TAVLA_CHALLENGE_SECONDS``, ``TAVLA_CHALLENGES_PER_HOUR``,
 ``TAVLA_METRICS_TOKEN``, ``TAVLA_METRICS_ADDRESSES``, ``TAVLA_LOG_FORMAT``, ``LOG_LEVEL``,
 ``TAVLA_CACHE_PREFIX``.
 """
@@ -312,6 +314,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     # Arenas: free players paired (also done at once when a player becomes free), and an
     # arena closed once its time is up and its last match ended.
     "arena-sweep": {"task": "seasons.arena_sweep", "schedule": 5.0, "options": {"expires": 10}},
+    # Seeks and challenges past their time recorded as expired (matches.tasks.expire_seeks).
+    "expire-seeks": {"task": "matches.expire_seeks", "schedule": 30.0, "options": {"expires": 60}},
     # Every flag and grace forfeit. No expiry: a queued sweep is never dropped, and one
     # that finds another has just run does nothing (matches/services/clocks.py).
     "sweep-expired-clocks": {
@@ -402,6 +406,14 @@ TAVLA_TRUSTED_PROXIES = [value.strip() for value in
 # sign-up page, django-ratelimit in the cache; 429). 0: no bound.
 TAVLA_TABLES_PER_HOUR = int(os.environ.get("TAVLA_TABLES_PER_HOUR", "20"))
 TAVLA_SIGNUPS_PER_HOUR = int(os.environ.get("TAVLA_SIGNUPS_PER_HOUR", "5"))
+# Finding a game (matches.services.seeks, matches.services.challenges): how long a seek and a
+# challenge stay open, how many seeks a player has open at once, and how many seeks and
+# challenges an account posts per hour ("too_many_seeks", "too_many_challenges"; 0: no bound).
+TAVLA_SEEK_SECONDS = int(os.environ.get("TAVLA_SEEK_SECONDS", "600"))
+TAVLA_OPEN_SEEKS = int(os.environ.get("TAVLA_OPEN_SEEKS", "3"))
+TAVLA_SEEKS_PER_HOUR = int(os.environ.get("TAVLA_SEEKS_PER_HOUR", "60"))
+TAVLA_CHALLENGE_SECONDS = int(os.environ.get("TAVLA_CHALLENGE_SECONDS", "120"))
+TAVLA_CHALLENGES_PER_HOUR = int(os.environ.get("TAVLA_CHALLENGES_PER_HOUR", "30"))
 
 # /metrics (tavla/site/metrics_view.py): a token to send as "Authorization: Bearer <token>";
 # without one, only these addresses or networks are answered.

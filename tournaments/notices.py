@@ -21,14 +21,9 @@ from django.db.models import Q
 from django.urls import reverse
 
 from matches.models import Player, Table
-from matches.services.broadcast import broadcast_now
+from matches.services.broadcast import broadcast_now, player_group
 from tournaments.models import Pairing, PairingStatus, TournamentStatus
 from tournaments.selectors import tournament_group
-
-
-def player_group(player_id: int) -> str:
-    """The channel-layer group of one player's open pages (home, lobby, any ``/ws/notices/``)."""
-    return f"player.{player_id}"
 
 
 def notices_for(player: Player | None) -> list[dict[str, Any]]:

@@ -17,6 +17,17 @@ from matches.rest.analysis_board import (
     PracticeView,
 )
 from matches.rest.bots import BotMatchView
+from matches.rest.social import (
+    ChallengeAcceptView,
+    ChallengeDeclineView,
+    ChallengeDetailView,
+    ChallengeListView,
+    FollowDetailView,
+    FollowListView,
+    OnlineView,
+    SeekDetailView,
+    SeekListView,
+)
 from matches.rest.views import MatchViewSet, PlayerViewSet, TableViewSet, TokenView
 
 router = SimpleRouter()
@@ -32,6 +43,17 @@ urlpatterns = [
     path("analysis/board/", AnalysisBoardView.as_view(), name="api-analysis-board"),
     path("analysis/requests/<int:pk>/", AnalysisRequestView.as_view(),
          name="api-analysis-request"),
+    path("seeks/", SeekListView.as_view(), name="api-seeks"),
+    path("seeks/<int:pk>/", SeekDetailView.as_view(), name="api-seek"),
+    path("challenges/", ChallengeListView.as_view(), name="api-challenges"),
+    path("challenges/<int:pk>/", ChallengeDetailView.as_view(), name="api-challenge"),
+    path("challenges/<int:pk>/accept/", ChallengeAcceptView.as_view(),
+         name="api-challenge-accept"),
+    path("challenges/<int:pk>/decline/", ChallengeDeclineView.as_view(),
+         name="api-challenge-decline"),
+    path("follows/", FollowListView.as_view(), name="api-follows"),
+    path("follows/<int:pk>/", FollowDetailView.as_view(), name="api-follow"),
+    path("online/", OnlineView.as_view(), name="api-online"),
     path("practice/", PracticeView.as_view(), name="api-practice"),
     path("practice/<int:pk>/answer/", DrillAnswerView.as_view(), name="api-practice-answer"),
     # The split view serves its start-up script as a file of its own: no inline script.

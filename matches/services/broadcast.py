@@ -37,6 +37,17 @@ def states_group(table_id: int) -> str:
 LOBBY_GROUP = "lobby"
 
 
+def player_group(player_id: int) -> str:
+    """The channel-layer group of one player's open pages (home, lobby: ``/ws/notices/``)."""
+    return f"player.{player_id}"
+
+
+def tell_player_on_commit(player_id: int, message: dict[str, Any]) -> None:
+    """Send ``message`` (a message of docs/protocol.md, as the client gets it) to the
+    player's open pages once the current transaction commits."""
+    broadcast_on_commit(player_group(player_id), {"type": "player.message", "message": message})
+
+
 def pushing_from(loop: asyncio.AbstractEventLoop) -> None:
     """Say that the database work now starting serves a socket on ``loop``: its pushes are
     handed to that loop and not waited for. Call it on the loop, before the database call

@@ -115,6 +115,24 @@ def _table_saved(name: str, creator: Player | None, reserve_for: Player | None,
     return table
 
 
+def table_for_two(*, first: Player, second: Player, clock_preset: str,
+                  **rules: Any) -> Table:
+    """A public table reserved for ``first`` and ``second``, both seated, its match started:
+    what a paired seek or an accepted challenge opens (:mod:`matches.services.seeks`,
+    :mod:`matches.services.challenges`). Not counted in ``TAVLA_TABLES_PER_HOUR``: seeks and
+    challenges have their own bounds. Runs inside the caller's transaction."""
+    if first.pk == second.pk:
+        raise ServiceError("invalid_option", "A match needs two different players.")
+    rules = {**clock_preset_fields(clock_preset), "is_public": True, **rules}
+    table = _table_saved(f"{first.display_name} – {second.display_name}", first, second, rules)
+    now = timezone.now()
+    table.seat0, table.seat1 = first, second
+    table.seat0_since = table.seat1_since = now
+    table.save(update_fields=["seat0", "seat1", "seat0_since", "seat1_since"])
+    match_start(table=table)
+    return table
+
+
 def current_match(table: Table) -> Match | None:
     """The match being played at ``table``, if any."""
     return table.matches.filter(status=MatchStatus.PLAYING).order_by("-pk").first()

@@ -54,6 +54,9 @@ def pairing_notices(context: dict[str, Any]) -> dict[str, Any]:
         "report": _("Report the result"),
         "ready": _("Your tournament match is ready"),
         "starts": _("starts {time}"),
+        "challenged": _("{name} challenges you to a game"),
+        "challenge_title": _("A challenge"),
+        "answer": _("Answer"),
     }
     return {"show": True, "notices": notices_for(Player.objects.filter(user=user).first()),
             "strings": {key: str(value) for key, value in strings.items()}}
