@@ -19,9 +19,6 @@ urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
     path("players/me/", views.my_page, name="player-me"),
     path("players/<int:player_id>/", views.player_page, name="player"),
-<<<<<<< HEAD
     path("players/<int:player_id>/matches/", views.player_matches, name="player-matches"),
-=======
     path("players/<int:player_id>/follow/", views.player_follow, name="player-follow"),
->>>>>>> h-seek
 ]
