@@ -312,6 +312,9 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     # Arenas: free players paired (also done at once when a player becomes free), and an
     # arena closed once its time is up and its last match ended.
     "arena-sweep": {"task": "seasons.arena_sweep", "schedule": 5.0, "options": {"expires": 10}},
+    # Ladders' deadlines are in days: once a minute is plenty.
+    "ladder-sweep": {"task": "seasons.ladder_sweep", "schedule": 60.0,
+                     "options": {"expires": 120}},
     # Every flag and grace forfeit. No expiry: a queued sweep is never dropped, and one
     # that finds another has just run does nothing (matches/services/clocks.py).
     "sweep-expired-clocks": {
