@@ -26,7 +26,7 @@ locks the ladder.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 from django.db import transaction
 from django.db.models import Q
@@ -285,23 +285,28 @@ def _record(ladder: Ladder, event: rules.Event, now: datetime,
     places (the ladder's row is locked)."""
     before = order_of(ladder)
     try:
-        after = rules.apply(before, event)
+        # The ladder's players are player ids: the formats hand back what they were given.
+        after = tuple(cast(int, player) for player in rules.apply(before, event))
     except rules.LadderError as error:
         raise LadderError(error.code, _FORMAT_WORDS.get(error.code, str(error))) from None
     sequence = ladder.events.count() + 1
     row = LadderEvent(ladder=ladder, sequence=sequence, at=now, challenge=challenge)
-    if isinstance(event, rules.Joined):
-        row.kind, row.player_id = LadderEventKind.JOINED, event.player
-        LadderEntry.objects.create(ladder=ladder, player_id=event.player, place=len(after),
-                                   joined_at=now, active_at=now)
-    elif isinstance(event, rules.Left):
-        row.kind, row.player_id = LadderEventKind.LEFT, event.player
-        LadderEntry.objects.filter(ladder=ladder, player_id=event.player).delete()
-    elif isinstance(event, rules.Dropped):
-        row.kind, row.player_id, row.places = LadderEventKind.DROPPED, event.player, event.places
+    if isinstance(event, rules.Decided):
+        row.kind, row.player_id = LadderEventKind.DECIDED, cast(int, event.challenger)
+        row.defender_id, row.winner_id = cast(int, event.defender), cast(int, event.winner)
+        row.forfeit = event.forfeit
     else:
-        row.kind, row.player_id = LadderEventKind.DECIDED, event.challenger
-        row.defender_id, row.winner_id, row.forfeit = event.defender, event.winner, event.forfeit
+        player = cast(int, event.player)
+        row.player_id = player
+        if isinstance(event, rules.Joined):
+            row.kind = LadderEventKind.JOINED
+            LadderEntry.objects.create(ladder=ladder, player_id=player, place=len(after),
+                                       joined_at=now, active_at=now)
+        elif isinstance(event, rules.Left):
+            row.kind = LadderEventKind.LEFT
+            LadderEntry.objects.filter(ladder=ladder, player_id=player).delete()
+        else:
+            row.kind, row.places = LadderEventKind.DROPPED, event.places
     row.save()
     old = {player: place for place, player in enumerate(before, start=1)}
     for place, player in enumerate(after, start=1):
@@ -329,7 +334,7 @@ def _drop_inactive(ladder_id: int, now: datetime) -> int:
     with transaction.atomic():
         ladder = _locked(ladder_id)
         period = timedelta(days=ladder.inactivity_days)
-        busy = set()
+        busy: set[int] = set()
         for a, b in ladder.challenges.filter(status__in=PENDING).values_list("challenger",
                                                                              "defender"):
             busy.update((a, b))

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from django.db import transaction
 from django.utils import timezone
@@ -86,10 +86,9 @@ def league_next_season(*, league_id: int, actor: Any, joining: Iterable[Player] 
                           leaving=[p.pk for p in leaving])
     except FormatLeagueError as error:
         raise LeagueError(error.code, str(error)) from None
-    return _create_season(league, last.number + 1,
-                          [[players[pk] for pk in division] for division in ids if division],
-                          actor=actor, starts_at=starts_at, round_days=round_days,
-                          match_length=match_length)
+    chosen = [[players[cast(int, pk)] for pk in division] for division in ids if division]
+    return _create_season(league, last.number + 1, chosen, actor=actor, starts_at=starts_at,
+                          round_days=round_days, match_length=match_length)
 
 
 def division_list(season: LeagueSeason) -> list[Tournament]:
