@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from matches import services as match_services
 from matches.models import MatchStatus, Player
+from matches.state import load_state
 from seasons import services
 from seasons.formats.ladder import replay
 from seasons.models import ChallengeStatus, Ladder, LadderChallenge, LadderEvent
@@ -241,8 +242,8 @@ def test_a_month_of_twenty_players_follows_every_rule(
 
 def test_answers_and_bad_inputs_change_nothing(
         ladder: Ladder, clock: Clock, make_player: Callable[..., Player]) -> None:
-    a, b, c = (make_player(name) for name in ("anna", "bora", "cem"))
-    for player in (a, b, c):
+    a, b, c, d = (make_player(name) for name in ("anna", "bora", "cem", "deniz"))
+    for player in (a, b, c, d):
         services.ladder_join(ladder_id=ladder.pk, player=player, now=clock.now)
     with pytest.raises(LadderError) as error:
         services.ladder_join(ladder_id=ladder.pk, player=a, now=clock.now)
@@ -257,6 +258,12 @@ def test_answers_and_bad_inputs_change_nothing(
             (lambda: services.ladder_challenge(ladder_id=ladder.pk, challenger=b,
                                                defender_id=a.pk, now=clock.now),
              "challenge_pending"),
+            (lambda: services.ladder_challenge(ladder_id=ladder.pk, challenger=d,
+                                               defender_id=b.pk, now=clock.now),
+             "defender_busy"),
+            (lambda: services.ladder_challenge(ladder_id=ladder.pk, challenger=d,
+                                               defender_id=10**6, now=clock.now),
+             "not_on_ladder"),
             (lambda: services.ladder_challenge(ladder_id=ladder.pk, challenger=None,
                                                defender_id=a.pk, now=clock.now),
              "not_authenticated"),
@@ -286,7 +293,7 @@ def test_answers_and_bad_inputs_change_nothing(
     match_services.match_forfeit(match_id=challenge.match_id, loser=c, reason="test")
     challenge.refresh_from_db()
     assert (challenge.status, challenge.winner_id, challenge.forfeit) == ("decided", b.pk, True)
-    assert order_of(ladder) == (a.pk, b.pk, c.pk)
+    assert order_of(ladder) == (a.pk, b.pk, c.pk, d.pk)
     assert [e.kind for e in ladder.events.order_by("sequence")][-1] == "decided"
     # The match not started when its time is up is the defender's forfeit.
     clock.now += timedelta(days=1)
@@ -294,9 +301,15 @@ def test_answers_and_bad_inputs_change_nothing(
                                        now=clock.now)
     services.ladder_accept(challenge_id=second.pk, player=a, now=clock.now)
     second.refresh_from_db()
-    clock.now += timedelta(days=PLAY_DAYS)
+    seat = load_state(second.match).player_to_act
+    late_loser = a if seat is None else second.match.players()[seat]
+    clock.now += timedelta(days=PLAY_DAYS) - timedelta(seconds=1)
+    assert services.ladder_sweep(now=clock.now)["late"] == 0  # not yet
+    clock.now += timedelta(seconds=1)
     assert services.ladder_sweep(now=clock.now)["late"] == 1
     second.refresh_from_db()
     second.match.refresh_from_db()
     assert second.match.status == MatchStatus.FORFEITED
+    assert second.match.winner_id != late_loser.pk
+    assert second.winner_id == second.match.winner_id and second.forfeit
     assert services.ladder_check(ladder) == []

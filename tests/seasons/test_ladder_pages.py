@@ -6,12 +6,19 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import Permission, User
 from django.test import Client
 
 from matches.models import Player
 from seasons import services
 from seasons.models import Ladder, LadderChallenge
+from tavla.site.asgi import application
+from tests.matches.test_consumer import (  # noqa: F401 - the autouse fixture closes connections
+    ORIGIN,
+    _close_consumer_connections,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -85,3 +92,23 @@ def test_leagues_page_lists_seasons_and_divisions(make_player: Callable[..., Pla
     assert f'href="/tournaments/{season.event.pk}/"' in page
     for division in season.event.divisions.all():
         assert f'href="/tournaments/{division.pk}/"' in page
+
+
+@pytest.mark.django_db(transaction=True)  # the change is announced when the join commits
+async def test_the_ladder_socket_announces_a_change(
+        make_player: Callable[..., Player]) -> None:
+    ladder = await sync_to_async(services.ladder_create)(name="Live")
+    player = await sync_to_async(make_player)("joiner")
+    socket = WebsocketCommunicator(application, f"/ws/ladders/{ladder.pk}/", headers=[ORIGIN])
+    connected, _ = await socket.connect(timeout=5)
+    assert connected
+    await sync_to_async(services.ladder_join)(ladder_id=ladder.pk, player=player)
+    assert await socket.receive_json_from(timeout=5) == {"type": "ladder.changed",
+                                                         "ladder_id": ladder.pk}
+    await socket.send_json_to({"type": "ping"})
+    assert (await socket.receive_json_from(timeout=5))["type"] == "pong"
+    await socket.disconnect()
+    unknown = WebsocketCommunicator(application, "/ws/ladders/999999/", headers=[ORIGIN])
+    connected, _ = await unknown.connect(timeout=5)
+    assert connected
+    assert await unknown.receive_output(timeout=5) == {"type": "websocket.close", "code": 4404}
