@@ -190,8 +190,12 @@ def ladder_sweep(*, now: datetime | None = None) -> dict[str, int]:
         if match is None or match.is_finished:
             continue
         # Ending the match tells :func:`on_match_finished`, which decides the challenge.
-        match_services.match_forfeit(match_id=match.pk, loser=_late_player(challenge, match),
-                                     reason="ladder match not finished in time")
+        try:
+            match_services.match_forfeit(match_id=match.pk,
+                                         loser=_late_player(challenge, match),
+                                         reason="ladder match not finished in time")
+        except ServiceError:
+            continue  # it ended meanwhile (another sweep, or the last move): decided already
         late += 1
     for ladder_id in Ladder.objects.values_list("pk", flat=True):
         dropped += _drop_inactive(ladder_id, now)
