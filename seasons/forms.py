@@ -18,3 +18,23 @@ class ArenaForm(forms.Form):
                                       max_value=25, initial=3)
     clock = forms.ChoiceField(label=_("Clock"), initial="fast",
                               choices=[(name, name) for name in PRESETS])
+
+
+class LadderForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=80)
+    scope = forms.CharField(label=_("Division (empty: the whole club)"), max_length=80,
+                            required=False)
+    reach = forms.IntegerField(label=_("Challenge up to (places above)"), min_value=1,
+                               max_value=20, initial=3)
+    accept_days = forms.IntegerField(label=_("Days to accept a challenge"), min_value=1,
+                                     max_value=30, initial=3)
+    play_days = forms.IntegerField(label=_("Days to finish the match"), min_value=1,
+                                   max_value=60, initial=7)
+    inactivity_days = forms.IntegerField(label=_("Inactive after (days without a match)"),
+                                         min_value=1, max_value=365, initial=14)
+    drop_places = forms.IntegerField(label=_("Drop for inactivity (places)"), min_value=0,
+                                     max_value=50, initial=2)
+    match_length = forms.IntegerField(label=_("Match length (points)"), min_value=1,
+                                      max_value=25, initial=5)
+    clock = forms.ChoiceField(label=_("Clock"), initial="normal",
+                              choices=[(name, name) for name in PRESETS])

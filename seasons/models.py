@@ -72,3 +72,163 @@ class ArenaGame(models.Model):
         verbose_name = _("arena match")
         verbose_name_plural = _("arena matches")
         indexes = [models.Index(fields=["arena", "finished_at"])]
+
+
+class Ladder(TemplateRules):
+    """A challenge ladder (:mod:`seasons.formats.ladder`): players challenge up to ``reach``
+    places above; the defender accepts within ``accept_days``, the match is finished within
+    ``play_days``; a player with no ladder match decided for ``inactivity_days`` drops
+    ``drop_places`` places. Its tables follow these rules at ``match_length``."""
+
+    name = models.CharField(_("name"), max_length=80)
+    # Club-wide when empty; otherwise the division (or group) the ladder is for, by name.
+    scope = models.CharField(_("division"), max_length=80, blank=True)
+    reach = models.PositiveSmallIntegerField(_("challenge reach (places)"), default=3)
+    accept_days = models.PositiveSmallIntegerField(_("days to accept"), default=3)
+    play_days = models.PositiveSmallIntegerField(_("days to play"), default=7)
+    inactivity_days = models.PositiveSmallIntegerField(_("inactive after (days)"), default=14)
+    drop_places = models.PositiveSmallIntegerField(_("drop for inactivity (places)"), default=2)
+    match_length = models.PositiveSmallIntegerField(_("match length"), default=5)
+    created_by = models.ForeignKey(Player, on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="+", verbose_name=_("created by"))
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("ladder")
+        verbose_name_plural = _("ladders")
+        ordering = ["name", "pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class LadderEntry(models.Model):
+    """A player's rung: ``place`` 1 is the top. The places always equal the replay of the
+    ladder's events (:func:`seasons.services.ladder.ladder_check`)."""
+
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ladder_entries")
+    place = models.PositiveIntegerField(_("place"))
+    joined_at = models.DateTimeField(_("joined"))
+    # The last time a ladder match of theirs was decided (or they joined): inactivity counts
+    # from here, or from their last drop, whichever is later (a drop once per period).
+    active_at = models.DateTimeField(_("last active"))
+    dropped_at = models.DateTimeField(_("last dropped"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("ladder player")
+        verbose_name_plural = _("ladder players")
+        ordering = ["ladder", "place"]
+        constraints = [models.UniqueConstraint(fields=["ladder", "player"],
+                                               name="one_entry_per_ladder_player")]
+
+
+class ChallengeStatus(models.TextChoices):
+    OPEN = "open", _("waiting for the defender")
+    ACCEPTED = "accepted", _("accepted: to be played")
+    DECLINED = "declined", _("declined")
+    EXPIRED = "expired", _("expired")
+    DECIDED = "decided", _("decided")
+    VOIDED = "voided", _("voided")
+
+
+#: Challenges still to be decided: a player takes part in at most one of these at a time.
+PENDING = (ChallengeStatus.OPEN, ChallengeStatus.ACCEPTED)
+
+
+class LadderChallenge(models.Model):
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="challenges")
+    challenger = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+",
+                                   verbose_name=_("challenger"))
+    defender = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+",
+                                 verbose_name=_("defender"))
+    status = models.CharField(_("status"), max_length=10, choices=ChallengeStatus.choices,
+                              default=ChallengeStatus.OPEN)
+    created_at = models.DateTimeField(_("challenged"))
+    accept_by = models.DateTimeField(_("accept by"))
+    accepted_at = models.DateTimeField(_("accepted"), null=True, blank=True)
+    play_by = models.DateTimeField(_("play by"), null=True, blank=True)
+    match = models.OneToOneField(Match, on_delete=models.PROTECT, null=True, blank=True,
+                                 related_name="ladder_challenge")
+    decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
+    winner = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True,
+                               related_name="+", verbose_name=_("winner"))
+    forfeit = models.BooleanField(_("by forfeit"), default=False)
+
+    class Meta:
+        verbose_name = _("ladder challenge")
+        verbose_name_plural = _("ladder challenges")
+        indexes = [models.Index(fields=["ladder", "status"]),
+                   models.Index(fields=["status", "accept_by"]),
+                   models.Index(fields=["status", "play_by"])]
+
+
+class LadderEventKind(models.TextChoices):
+    JOINED = "joined", _("joined")
+    LEFT = "left", _("left")
+    DECIDED = "decided", _("challenge decided")
+    DROPPED = "dropped", _("dropped for inactivity")
+
+
+class LadderEvent(models.Model):
+    """One change of the ladder, as :mod:`seasons.formats.ladder` names it; numbered from 1
+    per ladder. Replaying them in order gives the ladder's order."""
+
+    ladder = models.ForeignKey(Ladder, on_delete=models.CASCADE, related_name="events")
+    sequence = models.PositiveIntegerField(_("number"))
+    at = models.DateTimeField(_("time"))
+    kind = models.CharField(_("change"), max_length=10, choices=LadderEventKind.choices)
+    # Joined, Left, Dropped: the player; Decided: the challenger.
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    defender = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True,
+                                 related_name="+")
+    winner = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True,
+                               related_name="+")
+    forfeit = models.BooleanField(default=False)
+    places = models.PositiveSmallIntegerField(default=0)
+    challenge = models.ForeignKey(LadderChallenge, on_delete=models.PROTECT, null=True,
+                                  blank=True, related_name="events")
+
+    class Meta:
+        verbose_name = _("ladder change")
+        verbose_name_plural = _("ladder changes")
+        ordering = ["ladder", "sequence"]
+        constraints = [models.UniqueConstraint(fields=["ladder", "sequence"],
+                                               name="one_ladder_event_per_number")]
+
+
+class League(models.Model):
+    """A season league: each season is a tournament event whose divisions are round robins;
+    between seasons the top and bottom ``move`` of each division change division
+    (:mod:`seasons.formats.league`)."""
+
+    name = models.CharField(_("name"), max_length=80)
+    move = models.PositiveSmallIntegerField(_("promoted and relegated per division"), default=1)
+    created_by = models.ForeignKey(Player, on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="+", verbose_name=_("created by"))
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("league")
+        verbose_name_plural = _("leagues")
+        ordering = ["name", "pk"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class LeagueSeason(models.Model):
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="seasons")
+    number = models.PositiveSmallIntegerField(_("season"))
+    # The season's event: its divisions (``event.divisions``) are the league's divisions, best
+    # first by ``division_order``.
+    event = models.OneToOneField("tournaments.Tournament", on_delete=models.PROTECT,
+                                 related_name="league_season")
+    created_at = models.DateTimeField(_("created"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("league season")
+        verbose_name_plural = _("league seasons")
+        ordering = ["league", "number"]
+        constraints = [models.UniqueConstraint(fields=["league", "number"],
+                                               name="one_league_season_per_number")]

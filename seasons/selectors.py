@@ -7,11 +7,21 @@ from typing import Any
 
 from django.db.models import Count, Q
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from matches.models import Player
 from seasons.formats.arena import leaderboard
-from seasons.models import Arena
+from seasons.formats.ladder import challenge_refusal
+from seasons.models import (
+    PENDING,
+    Arena,
+    ChallengeStatus,
+    Ladder,
+    LadderEvent,
+    LadderEventKind,
+    League,
+)
 from seasons.services.arena import finished_results
 
 
@@ -79,3 +89,81 @@ def arena_context(arena: Arena, user: Any) -> dict[str, Any]:
     state = arena_state(arena, now)
     return {"arena": arena, "state": state, "state_words": STATE_WORDS[state],
             "board": board, "me": me, "may_join": state in ("upcoming", "running")}
+
+
+# -- ladders -------------------------------------------------------------------------------
+
+
+def ladder_rows() -> list[dict[str, Any]]:
+    """Every ladder with how many stand on it."""
+    ladders = Ladder.objects.annotate(players=Count("entries")).order_by("name", "pk")[:200]
+    return [{"ladder": ladder, "players": ladder.players}  # type: ignore[attr-defined]
+            for ladder in ladders]
+
+
+def _history_words(event: LadderEvent, names: dict[int, str]) -> str:
+    player = names.get(event.player_id, "?")
+    if event.kind == LadderEventKind.JOINED:
+        return gettext("%(player)s joined at the bottom.") % {"player": player}
+    if event.kind == LadderEventKind.LEFT:
+        return gettext("%(player)s left the ladder.") % {"player": player}
+    if event.kind == LadderEventKind.DROPPED:
+        return gettext("%(player)s dropped %(places)s places for inactivity.") % {
+            "player": player, "places": event.places}
+    words = {"challenger": player, "defender": names.get(event.defender_id or 0, "?"),
+             "winner": names.get(event.winner_id or 0, "?")}
+    if event.forfeit:
+        return gettext("%(challenger)s challenged %(defender)s: %(winner)s won by forfeit.") % words
+    return gettext("%(challenger)s challenged %(defender)s: %(winner)s won.") % words
+
+
+def ladder_context(ladder: Ladder, user: Any) -> dict[str, Any]:
+    """What the ladder page shows ``user``: the order (with a challenge button next to each
+    player they may challenge), the challenges still to be decided (with Accept / Decline
+    for the defender) and the history, newest first."""
+    entries = list(ladder.entries.select_related("player").order_by("place"))
+    names = {e.player_id: e.player.display_name for e in entries}
+    pending = list(ladder.challenges.filter(status__in=PENDING)
+                   .select_related("challenger", "defender", "match").order_by("created_at"))
+    busy = {p for c in pending for p in (c.challenger_id, c.defender_id)}
+    me = None
+    if getattr(user, "is_authenticated", False):
+        me = Player.objects.filter(user=user).first()
+    mine = me is not None and me.pk in names
+    order = tuple(e.player_id for e in entries)
+    rows = []
+    for entry in entries:
+        may = (mine and me is not None and me.pk not in busy and entry.player_id not in busy
+               and challenge_refusal(order, me.pk, entry.player_id, ladder.reach) is None)
+        rows.append({"place": entry.place, "player_id": entry.player_id,
+                     "name": entry.player.display_name, "busy": entry.player_id in busy,
+                     "may_challenge": may})
+    events = list(ladder.events.order_by("-sequence")[:100])
+    for event in events:
+        for pk in (event.player_id, event.defender_id, event.winner_id):
+            if pk and pk not in names:
+                names[pk] = Player.objects.filter(pk=pk).values_list(
+                    "display_name", flat=True).first() or "?"
+    history = [{"sequence": e.sequence, "at": e.at, "text": _history_words(e, names)}
+               for e in events]
+    challenges = [{"challenge": c, "mine_to_answer": me is not None and c.defender_id == me.pk
+                   and c.status == ChallengeStatus.OPEN,
+                   "table_id": c.match.table_id if c.match is not None else None}
+                  for c in pending]
+    return {"ladder": ladder, "rows": rows, "challenges": challenges, "history": history,
+            "me": me, "on_ladder": mine}
+
+
+# -- leagues -------------------------------------------------------------------------------
+
+
+def league_rows() -> list[dict[str, Any]]:
+    """Every league with its seasons, newest first, each with its divisions (tournaments)."""
+    rows = []
+    for league in League.objects.order_by("name", "pk")[:100]:
+        seasons = []
+        for season in league.seasons.select_related("event").order_by("-number"):
+            seasons.append({"season": season, "divisions": list(
+                season.event.divisions.order_by("division_order", "pk"))})
+        rows.append({"league": league, "seasons": seasons})
+    return rows

@@ -10,3 +10,8 @@ from seasons import services
 @shared_task(name="seasons.arena_sweep", ignore_result=True)
 def arena_sweep() -> dict[str, int]:
     return services.arena_sweep()
+
+
+@shared_task(name="seasons.ladder_sweep", ignore_result=True)
+def ladder_sweep() -> dict[str, int]:
+    return services.ladder_sweep()

@@ -316,6 +316,9 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     "arena-sweep": {"task": "seasons.arena_sweep", "schedule": 5.0, "options": {"expires": 10}},
     # Seeks and challenges past their time recorded as expired (matches.tasks.expire_seeks).
     "expire-seeks": {"task": "matches.expire_seeks", "schedule": 30.0, "options": {"expires": 60}},
+    # Ladders' deadlines are in days: once a minute is plenty.
+    "ladder-sweep": {"task": "seasons.ladder_sweep", "schedule": 60.0,
+                     "options": {"expires": 120}},
     # Every flag and grace forfeit. No expiry: a queued sweep is never dropped, and one
     # that finds another has just run does nothing (matches/services/clocks.py).
     "sweep-expired-clocks": {

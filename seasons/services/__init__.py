@@ -1,5 +1,5 @@
 """Every change to club seasons' records: the one door (callers are pages, the API, Celery
-tasks and the ``match_finished`` receiver)."""
+tasks and the ``match_finished`` receivers)."""
 
 from seasons.services.arena import (
     ArenaError,
@@ -11,6 +11,28 @@ from seasons.services.arena import (
     arena_sweep,
     on_match_finished,
 )
+from seasons.services.ladder import (
+    LadderError,
+    ladder_accept,
+    ladder_challenge,
+    ladder_check,
+    ladder_create,
+    ladder_decline,
+    ladder_group,
+    ladder_join,
+    ladder_leave,
+    ladder_sweep,
+)
+from seasons.services.ladder import on_match_finished as on_ladder_match_finished
+from seasons.services.league import (
+    LeagueError,
+    league_create,
+    league_first_season,
+    league_next_season,
+)
 
-__all__ = ["ArenaError", "arena_create", "arena_group", "arena_join", "arena_pair", "arena_pause",
-           "arena_sweep", "on_match_finished"]
+__all__ = ["ArenaError", "LadderError", "LeagueError", "league_create", "league_first_season",
+           "league_next_season", "arena_create", "arena_group", "arena_join",
+           "arena_pair", "arena_pause", "arena_sweep", "ladder_accept", "ladder_challenge",
+           "ladder_check", "ladder_create", "ladder_decline", "ladder_group", "ladder_join",
+           "ladder_leave", "ladder_sweep", "on_ladder_match_finished", "on_match_finished"]

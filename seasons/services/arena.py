@@ -15,13 +15,13 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from matches import services as match_services
 from matches.errors import ServiceError
 from matches.models import Match, Player
 from matches.rules import rule_names
 from matches.services.broadcast import broadcast_on_commit
 from seasons.formats.arena import ArenaResult, last_opponents, pair_free, scores
 from seasons.models import Arena, ArenaEntry, ArenaGame
+from seasons.services.tables import start_match
 
 #: The longest arena: a club evening.
 MAX_DURATION = timedelta(hours=12)
@@ -185,13 +185,7 @@ def _pair_on_commit(arena_id: int, now: datetime | None) -> None:
 
 def _start_game(arena: Arena, a: Player, b: Player, now: datetime) -> ArenaGame:
     """A table with the arena's rules, both players seated: the match starts at once."""
-    table = match_services.table_create(name=f"{arena.name} · {a} – {b}"[:80],
-                                        match_length=arena.match_length, **arena.rule_values())
-    for player in (a, b):
-        match_services.table_sit(table_id=table.pk, player=player,
-                                 invite=table.invite_token or None)
-    match = match_services.current_match(table)
-    if match is None:  # pragma: no cover - two seated players always start a match
-        raise ArenaError("not_started", "The arena match did not start.")
+    match = start_match(name=f"{arena.name} · {a} – {b}", match_length=arena.match_length,
+                        rules=arena.rule_values(), a=a, b=b)
     return ArenaGame.objects.create(arena=arena, match=match, player_a=a, player_b=b,
                                     created_at=now)

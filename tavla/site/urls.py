@@ -29,6 +29,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("tournaments/", include("tournaments.urls")),
     path("arenas/", include("seasons.urls")),
+    path("ladders/", include("seasons.ladder_urls")),
+    path("leagues/", include("seasons.league_urls")),
     path("api/tournaments/", include("tournaments.api_urls")),
     path("", include("matches.urls")),
     path("accounts/", include("django.contrib.auth.urls")),

@@ -1,0 +1,130 @@
+"""Ladder and league pages: the lists, one ladder with its order, challenges and history,
+and the players' answers. Every change goes through :mod:`seasons.services`."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required, permission_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from matches.errors import ServiceError
+from matches.players.accounts import player_for_user
+from matches.services import clock_preset_fields
+from seasons import selectors, services
+from seasons.forms import LadderForm
+from seasons.models import Ladder, LadderChallenge
+
+
+@require_GET
+def ladder_list(request: HttpRequest) -> HttpResponse:
+    return render(request, "seasons/ladder_list.html", {
+        "ladders": selectors.ladder_rows(),
+        "may_create": request.user.has_perm("seasons.add_ladder")})
+
+
+@permission_required("seasons.add_ladder")
+def ladder_new(request: HttpRequest) -> HttpResponse:
+    form = LadderForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = dict(form.cleaned_data)
+        clock = data.pop("clock")
+        try:
+            ladder = services.ladder_create(creator=player_for_user(request.user), **data,
+                                            **clock_preset_fields(clock))
+        except ServiceError as error:
+            form.add_error(None, error.detail)
+        else:
+            return redirect(reverse("ladders:ladder", args=[ladder.pk]))
+    return render(request, "seasons/ladder_new.html", {"form": form})
+
+
+@require_GET
+def ladder_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    ladder = get_object_or_404(Ladder, pk=pk)
+    return render(request, "seasons/ladder.html", selectors.ladder_context(ladder, request.user))
+
+
+@require_GET
+def ladder_live(request: HttpRequest, pk: int) -> HttpResponse:
+    """The live part the page refetches when the socket says the ladder changed."""
+    ladder = get_object_or_404(Ladder, pk=pk)
+    return render(request, "seasons/_ladder_live.html",
+                  selectors.ladder_context(ladder, request.user))
+
+
+def _back(ladder_id: int) -> HttpResponse:
+    return redirect(reverse("ladders:ladder", args=[ladder_id]))
+
+
+@login_required
+@require_POST
+def ladder_join(request: HttpRequest, pk: int) -> HttpResponse:
+    ladder = get_object_or_404(Ladder, pk=pk)
+    try:
+        services.ladder_join(ladder_id=ladder.pk, player=player_for_user(request.user))
+    except ServiceError as error:
+        messages.error(request, error.detail)
+    else:
+        messages.success(request, _("You are on the ladder, at the bottom."))
+    return _back(ladder.pk)
+
+
+@login_required
+@require_POST
+def ladder_leave(request: HttpRequest, pk: int) -> HttpResponse:
+    ladder = get_object_or_404(Ladder, pk=pk)
+    try:
+        services.ladder_leave(ladder_id=ladder.pk, player=player_for_user(request.user))
+    except ServiceError as error:
+        messages.error(request, error.detail)
+    else:
+        messages.success(request, _("You left the ladder."))
+    return _back(ladder.pk)
+
+
+@login_required
+@require_POST
+def ladder_challenge(request: HttpRequest, pk: int) -> HttpResponse:
+    ladder = get_object_or_404(Ladder, pk=pk)
+    try:
+        defender = int(request.POST.get("defender", ""))
+    except ValueError:
+        messages.error(request, _("Choose a player to challenge."))
+        return _back(ladder.pk)
+    try:
+        services.ladder_challenge(ladder_id=ladder.pk, challenger=player_for_user(request.user),
+                                  defender_id=defender)
+    except ServiceError as error:
+        messages.error(request, error.detail)
+    else:
+        messages.success(request, _("Challenge sent: the defender has %(days)s days to accept.")
+                         % {"days": ladder.accept_days})
+    return _back(ladder.pk)
+
+
+@login_required
+@require_POST
+def challenge_answer(request: HttpRequest, pk: int, answer: str) -> HttpResponse:
+    challenge = get_object_or_404(LadderChallenge, pk=pk)
+    player = player_for_user(request.user)
+    try:
+        if answer == "accept":
+            accepted = services.ladder_accept(challenge_id=challenge.pk, player=player)
+        else:
+            services.ladder_decline(challenge_id=challenge.pk, player=player)
+    except ServiceError as error:
+        messages.error(request, error.detail)
+        return _back(challenge.ladder_id)
+    if answer == "accept" and accepted.match is not None:
+        return redirect(reverse("table", args=[accepted.match.table_id]))
+    messages.success(request, _("Declined: the challenger takes your place by forfeit."))
+    return _back(challenge.ladder_id)
+
+
+@require_GET
+def league_list(request: HttpRequest) -> HttpResponse:
+    return render(request, "seasons/league_list.html", {"leagues": selectors.league_rows()})
