@@ -7,17 +7,20 @@ a tournament's messages shown once and no rematch offered after a tournament mat
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.utils import timezone
 
 from matches import services
 from matches.gnubg.bots import bot_player
 from matches.gnubg.evaluation import analysis_run
 from matches.models import Match, MatchStatus, Table
 from matches.state import load_state
+from seasons import services as season_services
 from tests.e2e.helpers import PASSWORD, act, in_thread, log_in, open_table, seat_two, wait_until
 from tests.e2e.servers import WebServer
 from tournaments import services as tournament_services
@@ -109,6 +112,9 @@ def test_no_page_is_wider_than_a_360_px_screen(live_server_process: WebServer, b
     tournament_id = _started_tournament("director360", LONG)
     bot_table = _bot_table(LONG[0])
     player_id = in_thread(lambda: Match.objects.get(pk=match_id).player0_id)
+    arena_id = in_thread(lambda: season_services.arena_create(
+        name="A long arena name for a narrow phone", starts_at=timezone.now(),
+        ends_at=timezone.now() + timedelta(hours=1)).pk)
     context = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
                                   has_touch=True)
     page = context.new_page()
@@ -121,7 +127,8 @@ def test_no_page_is_wider_than_a_360_px_screen(live_server_process: WebServer, b
     log_in(page, server, LONG[0])
     pages = ["/", "/lobby/", f"/tables/{table_id}/", f"/matches/{match_id}/",
              f"/players/{player_id}/", "/tournaments/", f"/tournaments/{tournament_id}/",
-             f"/tournaments/{tournament_id}/results/"]
+             f"/tournaments/{tournament_id}/results/", f"/players/{player_id}/matches/",
+             "/arenas/", f"/arenas/{arena_id}/", "/ladders/", "/leagues/"]
     wide = {}
     for path in pages:
         page.goto(server.url + path)
