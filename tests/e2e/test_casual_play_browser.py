@@ -60,6 +60,9 @@ def test_a_takeback_in_casual_play_and_a_persian_quick_phrase(
     omid.wait_for_selector(line)
     catalogue = json.loads(omid.text_content("#board-strings") or "{}")
     assert omid.text_content(line) == catalogue["phrase_good_luck"]
+    # ...and it is Persian, not the English the sender's page shows.
+    assert omid.text_content(line) not in ("", "Good luck!")
+    assert any("\u0600" <= char <= "\u06ff" for char in omid.text_content(line) or "")
     assert tara.wait_for_selector(line).text_content() == "Good luck!"
     omid.screenshot(path=str(artifacts / "e2e-quick-phrase-fa.png"))
     assert not tara.js_errors and not omid.js_errors
