@@ -41,8 +41,11 @@ class FakeBoard:
 
 def state_message(table_id: int, version: int, player_ids: list[int],
                   match_id: int = 1) -> dict[str, Any]:
+    # The players sit in the seats, as in a real state: a board whose seats changed would
+    # read its chat rooms again (matches.chat.socket) and send a chat_history.
     public = {"type": "state", "match_id": match_id, "table_id": table_id, "version": version,
               "status": "playing", "players": [{"id": pid} for pid in player_ids],
+              "table": {"id": table_id, "seats": [{"id": pid} for pid in player_ids]},
               "player_to_act": 0, "dice": None}
     return selectors.pushed_state("match.state", public, None)
 
