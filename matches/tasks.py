@@ -12,7 +12,7 @@ from typing import Any
 
 from celery import shared_task
 
-from matches.services import clocks
+from matches.services import clocks, correspondence
 
 
 @shared_task(name="matches.sweep_expired_clocks", ignore_result=True)
@@ -24,3 +24,12 @@ def sweep_expired_clocks() -> dict[str, Any]:
     if result is None:
         return {"skipped": True}
     return {"flagged": result.flagged, "forfeited": result.forfeited}
+
+
+@shared_task(name="matches.notify_turn", ignore_result=True, autoretry_for=(OSError,),
+             retry_backoff=True, max_retries=5)
+def notify_turn(match_id: int, player_id: int, turn_since: str) -> bool:
+    """Mail a correspondence player that it is their turn (queued after the change that
+    began the turn commits); a mail server that cannot be reached is tried again."""
+    return correspondence.send_turn_mail(match_id=match_id, player_id=player_id,
+                                         turn_since=turn_since)

@@ -18,5 +18,9 @@ urlpatterns = [
     path("practice/", board_views.practice, name="practice"),
     path("accounts/signup/", views.signup, name="signup"),
     path("players/me/", views.my_page, name="player-me"),
+    path("turn/", views.your_turn, name="your-turn"),
+    path("vacation/", views.vacation_page, name="vacation"),
+    path("mail/unsubscribe/<str:token>/", views.turn_mail_unsubscribe,
+         name="turn-mail-unsubscribe"),
     path("players/<int:player_id>/", views.player_page, name="player"),
 ]

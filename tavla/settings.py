@@ -10,7 +10,9 @@ Environment: ``DATABASE_URL``, ``REDIS_URL``, ``SECRET_KEY``, ``DEBUG``, ``ALLOW
 ``TAVLA_DB_POOL_SIZE``, ``TAVLA_DB_POOL_TIMEOUT``, ``TAVLA_PREPARED_STATEMENTS``,
 ``TAVLA_PROCESS_KIND``, ``TAVLA_TABLES_PER_HOUR``, ``TAVLA_SIGNUPS_PER_HOUR``,
 ``TAVLA_METRICS_TOKEN``, ``TAVLA_METRICS_ADDRESSES``, ``TAVLA_LOG_FORMAT``, ``LOG_LEVEL``,
-``TAVLA_CACHE_PREFIX``.
+``TAVLA_CACHE_PREFIX``, ``TAVLA_CORRESPONDENCE_TABLES_PER_HOUR``, ``TAVLA_VACATION_DAYS``,
+``TAVLA_SITE_URL``, ``EMAIL_BACKEND``, ``EMAIL_HOST``, ``EMAIL_PORT``, ``EMAIL_HOST_USER``,
+``EMAIL_HOST_PASSWORD``, ``EMAIL_USE_TLS``, ``DEFAULT_FROM_EMAIL``.
 """
 
 from __future__ import annotations
@@ -147,6 +149,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "matches.context_processors.your_turn",
             ],
         },
     },
@@ -402,6 +405,27 @@ TAVLA_TRUSTED_PROXIES = [value.strip() for value in
 # sign-up page, django-ratelimit in the cache; 429). 0: no bound.
 TAVLA_TABLES_PER_HOUR = int(os.environ.get("TAVLA_TABLES_PER_HOUR", "20"))
 TAVLA_SIGNUPS_PER_HOUR = int(os.environ.get("TAVLA_SIGNUPS_PER_HOUR", "5"))
+# Correspondence tables are counted apart: players start many at once (docs/correspondence.md).
+TAVLA_CORRESPONDENCE_TABLES_PER_HOUR = int(
+    os.environ.get("TAVLA_CORRESPONDENCE_TABLES_PER_HOUR", "60"))
+
+# --- Correspondence play and its e-mail (docs/correspondence.md, docs/operations.md) ------
+# Days of vacation per player per calendar year (matches.services.vacation).
+TAVLA_VACATION_DAYS = int(os.environ.get("TAVLA_VACATION_DAYS", "14"))
+# The site's address as players reach it: the links in e-mails are absolute.
+TAVLA_SITE_URL = os.environ.get("TAVLA_SITE_URL", "http://localhost:8000")
+# Development (DEBUG, `make run`) prints mails on the console; production sends them by
+# SMTP with these settings (EMAIL_BACKEND may name another backend).
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND") or (
+    "django.core.mail.backends.console.EmailBackend" if DEBUG
+    else "django.core.mail.backends.smtp.EmailBackend")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_TIMEOUT = 20
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Tavla <tavla@localhost>")
 
 # /metrics (tavla/site/metrics_view.py): a token to send as "Authorization: Bearer <token>";
 # without one, only these addresses or networks are answered.
