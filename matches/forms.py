@@ -12,8 +12,8 @@ from django.utils.translation import gettext_lazy as _
 from matches.models import Player
 from matches.players.accounts import player_for_user
 from matches.rules import RULES
-from matches.services.tables import CORRESPONDENCE_DEFAULT_DAYS, CORRESPONDENCE_PRESET
-from tavla.engine.clock import PRESETS
+from matches.services.tables import CORRESPONDENCE_DEFAULT_DAYS
+from tavla.engine.clock import CORRESPONDENCE_PRESET, PRESETS
 
 CLOCK_CHOICES = [
     ("none", _("No clock")),

@@ -149,6 +149,7 @@ RULES: tuple[Rule, ...] = (
     # Correspondence play (docs/correspondence.md): set, the clock gives the player who must
     # act this many days each time the game waits for them, instead of the live clock's
     # seconds; empty is a live table. The form sets it with the "correspondence" preset.
+    # Not a template's: tournaments and arenas are played live, in an evening or a weekend.
     Rule("correspondence_days", "points", _("days per move (correspondence)"), MATCH, None,
          help=_("Correspondence play: days the player on turn has for each decision; "
                 "empty for a live table."),

@@ -27,7 +27,7 @@ from matches.state import (
     open_client_seeds,
     rules_for_table,
 )
-from tavla.engine.clock import PRESETS, Clock
+from tavla.engine.clock import CORRESPONDENCE_PRESET, PRESETS, TABLE_PRESETS, Clock
 from tavla.engine.dice import FairDice
 from tavla.engine.match import MatchState
 
@@ -39,7 +39,6 @@ TABLE_RULE_FIELDS: Final = rule_names()
 
 
 # The correspondence preset: days per decision instead of seconds (its days may be given).
-CORRESPONDENCE_PRESET: Final = "correspondence"
 CORRESPONDENCE_DEFAULT_DAYS: Final = 3
 
 
@@ -51,7 +50,7 @@ def clock_preset_fields(preset: str) -> dict[str, Any]:
     if preset == CORRESPONDENCE_PRESET:
         return {"clock_enabled": True, "correspondence_days": CORRESPONDENCE_DEFAULT_DAYS}
     if preset not in PRESETS:
-        names = ", ".join([*PRESETS, CORRESPONDENCE_PRESET])
+        names = ", ".join(TABLE_PRESETS)
         raise ServiceError("invalid_option", f"Unknown clock preset {preset!r}; one of {names}.")
     control = PRESETS[preset]
     if control is None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Final
 
-
 SECONDS_PER_DAY: Final = 86400.0
 
 
@@ -37,6 +36,12 @@ PRESETS: Final[dict[str, TimeControl | None]] = {
     "casual": TimeControl(delay=15, reserve_per_point=180),
     "usbgf": TimeControl(delay=12, reserve_per_point=120),
 }
+
+
+# Correspondence play: not a fixed time control but days per decision, a table's rule
+# (``correspondence_days``); the preset of that name sets it (matches.services.tables).
+CORRESPONDENCE_PRESET: Final = "correspondence"
+TABLE_PRESETS: Final = (*PRESETS, CORRESPONDENCE_PRESET)
 
 
 @dataclass(frozen=True, slots=True)
