@@ -42,6 +42,8 @@ def lobby_strings() -> dict[str, str]:
         "rated": _("rated"),
         "unrated": _("unrated"),
         "clock": _("{delay} s + {reserve}"),
+        # A correspondence table's clock in the lobby's list (docs/correspondence.md).
+        "correspondence": _("{days} d per move"),
         "empty_seat": _("free seat"),
         "watch": _("Watch"),
         "sit": _("Sit"),
