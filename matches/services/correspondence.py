@@ -13,7 +13,8 @@ flags a live player. Two things differ, both decided here when the one door
 * the player gets one e-mail for the turn (:func:`notify_on_commit`), sent by a Celery task
   after the change commits, never in the request. The task (:func:`send_turn_mail`) sends
   nothing when the turn is over by then, the player turned the mails off or has no address,
-  or a mail for that turn already went (a key in Redis: at most one mail per turn).
+  or a mail for that turn already went (a key in Redis: at most one mail per turn), or the
+  player has the table's board open when the task runs (they are looking at it).
 
 This module imports nothing of the door, which imports it.
 """
@@ -36,6 +37,7 @@ from django.utils.translation import gettext as _
 
 from matches.errors import ServiceError
 from matches.models import Match, MatchStatus, Player, Vacation
+from matches.services import presence
 from tavla.celery import app
 from tavla.redis_client import redis_client
 
@@ -129,7 +131,7 @@ def send_turn_mail(*, match_id: int, player_id: int, turn_since: str) -> bool:
     """Mail ``player_id`` that it is their turn in correspondence match ``match_id`` (the
     turn that began at ``turn_since``). Returns True when a mail went. Nothing is sent when
     that turn is over (they already acted: no stale mail), the player opted out, has no
-    address, or the turn's mail already went."""
+    address, has the table's board open now, or the turn's mail already went."""
     match = (Match.objects.select_related("table", "player0", "player1", "to_act__user")
              .filter(pk=match_id).first())
     if (match is None or match.status != MatchStatus.PLAYING or match.to_act_id != player_id
@@ -141,6 +143,8 @@ def send_turn_mail(*, match_id: int, player_id: int, turn_since: str) -> bool:
     address = player.user.email
     if not player.turn_emails or not address or player.is_bot:
         return False
+    if presence.is_connected(table_id=match.table_id, player_id=player_id):
+        return False  # on the page already: the board tells them
     key = SENT_KEY.format(match=match_id, player=player_id, since=turn_since)
     if not redis_client().set(key, "1", nx=True, ex=SENT_KEY_SECONDS):
         return False  # a retried or duplicated task: this turn's mail went

@@ -121,7 +121,7 @@ def test_no_page_is_wider_than_a_360_px_screen(live_server_process: WebServer, b
     log_in(page, server, LONG[0])
     pages = ["/", "/lobby/", f"/tables/{table_id}/", f"/matches/{match_id}/",
              f"/players/{player_id}/", "/tournaments/", f"/tournaments/{tournament_id}/",
-             f"/tournaments/{tournament_id}/results/"]
+             f"/tournaments/{tournament_id}/results/", "/turn/", "/vacation/"]
     wide = {}
     for path in pages:
         page.goto(server.url + path)

@@ -22,7 +22,7 @@ from matches.errors import ServiceError
 from matches.forms import TableForm
 from matches.models import Match, MatchStatus, Player, Table, Vacation
 from matches.selectors import your_turn_count
-from matches.services import clocks, correspondence, vacation
+from matches.services import clocks, correspondence, presence, vacation
 from matches.state import load_state
 from tavla.celery import app
 from tavla.engine.clock import Clock
@@ -175,6 +175,20 @@ def test_a_turn_mail_goes_once_and_not_after_the_turn_is_over(corr_match, player
     assert not correspondence.send_turn_mail(match_id=match.pk, player_id=anna.pk,
                                              turn_since="2000-01-01T00:00:00+00:00")
     assert len(mail.outbox) == 1
+
+
+def test_a_player_with_the_board_open_is_not_mailed(
+        corr_match, players, django_capture_on_commit_callbacks):
+    anna, bora = players
+    match = corr_match()
+    presence.connected(table_id=match.table_id, player_id=bora.pk, channel_name="test.bora")
+    match = play_first_legal(match, turn_start(match) + 60, django_capture_on_commit_callbacks)
+    assert match.to_act_id == bora.pk
+    assert mails_to("bora@example.org") == []
+    presence.disconnected(table_id=match.table_id, player_id=bora.pk, channel_name="test.bora")
+    match = play_first_legal(match, turn_start(match) + 60, django_capture_on_commit_callbacks)
+    match = play_first_legal(match, turn_start(match) + 60, django_capture_on_commit_callbacks)
+    assert len(mails_to("bora@example.org")) == 1  # away again: mailed
 
 
 def test_live_tables_send_no_turn_mail(start_match, players, django_capture_on_commit_callbacks):
