@@ -17,6 +17,11 @@ The exact model (docs/correspondence.md):
 * At ``ends_by`` the vacation is over by itself; nothing needs to run then.
 
 A player on vacation may still play; a live table's clock ignores vacations.
+
+Known limit: a turn handed to the player in the same instant as their vacation starts (both
+transactions open together) may miss the extension: the hand-over does not see the vacation
+yet, and the start does not see the new turn yet. The next turn has it; ending and starting
+the vacation again fixes that turn.
 """
 
 from __future__ import annotations
