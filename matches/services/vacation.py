@@ -20,8 +20,8 @@ A player on vacation may still play; a live table's clock ignores vacations.
 
 Known limit: a turn handed to the player in the same instant as their vacation starts (both
 transactions open together) may miss the extension: the hand-over does not see the vacation
-yet, and the start does not see the new turn yet. The next turn has it; ending and starting
-the vacation again fixes that turn.
+yet, and the start does not see the new turn yet. The next turn has it, and ending the
+vacation never takes that turn below its own N days.
 """
 
 from __future__ import annotations
@@ -73,8 +73,17 @@ def _waiting_matches(player: Player) -> list[int]:
 def _extend_all(player: Player, seconds: float, now: datetime) -> None:
     for match_id in _waiting_matches(player):
         with match_change(match_id, now=now) as change:
-            if change.match.to_act_id == player.pk:  # re-checked under the lock
-                change.extend_clock(seconds)
+            match = change.match
+            if match.to_act_id != player.pk or match.clock is None:  # re-checked under the lock
+                continue
+            started = match.clock.get("started_at")
+            moved = seconds
+            if moved < 0 and match.turn_since is not None and started is not None:
+                # Giving time back never moves a turn's start before it began (a turn
+                # that missed its extension, see the module's known limit).
+                moved = max(moved, match.turn_since.timestamp() - float(started))
+            if moved:
+                change.extend_clock(moved)
 
 
 def vacation_start(*, player: Player | None, days: Any = None,

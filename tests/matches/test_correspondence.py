@@ -397,3 +397,18 @@ def test_a_forged_or_altered_unsubscribe_link_changes_nothing(client, players):
         assert response.status_code == 400
     assert set(Player.objects.values_list("turn_emails", flat=True)) == {True}
 
+
+
+def test_ending_a_vacation_never_takes_a_turn_below_its_own_days(
+        corr_match, players, django_capture_on_commit_callbacks):
+    """A turn that did not get the vacation's extension (the start's known race, made here
+    by taking the extension back by hand) loses nothing when the vacation ends."""
+    anna, _bora = players
+    match = corr_match()
+    t0 = turn_start(match)
+    vacation.vacation_start(player=anna, days=4, now=at(t0 + 60))
+    with services.match_change(match.pk, now=at(t0 + 120)) as change:
+        change.extend_clock(-4 * DAY)  # as if the start had not seen this turn
+    vacation.vacation_stop(player=anna, now=at(t0 + DAY))
+    match.refresh_from_db()
+    assert match.deadline == at(t0 + 2 * DAY)  # its own two days, not fewer
