@@ -26,6 +26,7 @@ from matches.services import clocks, correspondence, presence, vacation
 from matches.state import load_state
 from tavla.celery import app
 from tavla.engine.clock import Clock
+from tests.matches.test_api import assert_error, token_client
 
 pytestmark = pytest.mark.django_db
 
@@ -412,3 +413,25 @@ def test_ending_a_vacation_never_takes_a_turn_below_its_own_days(
     vacation.vacation_stop(player=anna, now=at(t0 + DAY))
     match.refresh_from_db()
     assert match.deadline == at(t0 + 2 * DAY)  # its own two days, not fewer
+
+
+# -- the REST door ----------------------------------------------------------------------------
+
+
+def test_the_rest_door_creates_correspondence_tables_and_refuses_bad_days(make_player):
+    client = token_client(make_player())
+    made = client.post("/api/tables/", {"name": "Post", "clock_preset": "correspondence"},
+                       format="json")
+    assert made.status_code == 201, made.content
+    assert made.json()["correspondence_days"] == 3 and made.json()["clock_enabled"]
+    made = client.post("/api/tables/", {"name": "Post", "correspondence_days": 7},
+                       format="json")
+    assert made.status_code == 201 and made.json()["correspondence_days"] == 7
+    count = Table.objects.count()
+    for bad in (0, 8, "3", True):
+        assert_error(client.post("/api/tables/", {"name": "x", "correspondence_days": bad},
+                                 format="json"), 400, "invalid_option")
+    assert Table.objects.count() == count
+    table = Table.objects.get(pk=made.json()["id"])
+    state = client.get(f"/api/tables/{table.pk}/").json()
+    assert state["correspondence_days"] == 7
