@@ -435,3 +435,22 @@ def test_the_rest_door_creates_correspondence_tables_and_refuses_bad_days(make_p
     table = Table.objects.get(pk=made.json()["id"])
     state = client.get(f"/api/tables/{table.pk}/").json()
     assert state["correspondence_days"] == 7
+
+
+def test_the_lobby_form_creates_a_correspondence_table(client, make_player):
+    me = make_player()
+    client.force_login(me.user)
+    page = client.get(reverse("lobby")).content.decode()
+    assert 'value="correspondence"' in page and 'name="correspondence_days"' in page
+    response = client.post(reverse("table-new"), {
+        "name": "By post", "match_length": "5", "clock": "correspondence",
+        "correspondence_days": "4", "flag_penalty": "match", "resignation": "single"})
+    assert response.status_code == 302
+    table = Table.objects.get(name="By post")
+    assert table.correspondence_days == 4 and table.clock_enabled
+    control = table.time_control()
+    assert control is not None and (control.delay, control.reserve_for(5)) == (4 * DAY, 0)
+    response = client.post(reverse("table-new"), {
+        "name": "Too slow", "match_length": "5", "clock": "correspondence",
+        "correspondence_days": "8", "flag_penalty": "match", "resignation": "single"})
+    assert response.status_code == 400 and not Table.objects.filter(name="Too slow").exists()
