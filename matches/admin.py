@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 
 from matches import services
 from matches.chat import admin as chat_admin  # noqa: F401 - registers the chat models
-from matches.models import Event, Game, Match, Player, RatingRecord, Table
+from matches.models import Event, Game, Match, Player, RatingRecord, Table, Vacation
 from matches.referee import analysis_admin  # noqa: F401 - registers the analysis pages
 from matches.referee import views as admin_views
 from matches.referee.read_only import ReadOnlyMixin
@@ -217,6 +217,15 @@ class GameAdmin(SecretFieldsGuard, ReadOnlyMixin, admin.ModelAdmin):
     list_display = ["match", "number", "winner", "points", "cube_value", "ending", "finished_at"]
     list_filter = ["ending"]
     list_select_related = ["match__player0", "match__player1", "winner"]
+
+
+@admin.register(Vacation)
+class VacationAdmin(SecretFieldsGuard, ReadOnlyMixin, admin.ModelAdmin):
+    """Read only: a vacation moves deadlines, so it starts and ends through
+    matches.services.vacation (the player's page), never by editing a row."""
+
+    list_display = ["player", "started_at", "ends_by", "ended_at"]
+    list_select_related = ["player"]
 
 
 @admin.register(Event)

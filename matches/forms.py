@@ -14,7 +14,8 @@ from matches.models import Player
 from matches.players.accounts import player_for_user
 from matches.players.history import MAX_PAGE_SIZE, PAGE_SIZE, HistoryFilters, Outcome
 from matches.rules import RULES
-from tavla.engine.clock import PRESETS
+from matches.services.tables import CORRESPONDENCE_DEFAULT_DAYS
+from tavla.engine.clock import CORRESPONDENCE_PRESET, PRESETS
 
 CLOCK_CHOICES = [
     ("none", _("No clock")),
@@ -22,6 +23,7 @@ CLOCK_CHOICES = [
     ("normal", _("Normal: 10 s per move + 1 min per point")),
     ("casual", _("Casual: 15 s per move + 3 min per point")),
     ("usbgf", _("Tournament: 12 s per move + 2 min per point")),
+    ("correspondence", _("Correspondence: days per move (below)")),
 ]
 
 
@@ -67,7 +69,13 @@ class TableForm(forms.Form):
         }
         control = PRESETS.get(data["clock"])
         options["clock_enabled"] = control is not None
-        if control is not None:
+        # The days count only with the correspondence clock; a live table has none.
+        days = options.pop("correspondence_days", None)
+        options["correspondence_days"] = None
+        if data["clock"] == CORRESPONDENCE_PRESET:
+            options.update(clock_enabled=True,
+                           correspondence_days=days or CORRESPONDENCE_DEFAULT_DAYS)
+        elif control is not None:
             options.update(clock_delay=control.delay,
                            clock_reserve_seconds=control.reserve_seconds,
                            clock_reserve_per_point=control.reserve_per_point)

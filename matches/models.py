@@ -13,7 +13,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from matches.rules import add_rule_fields, rule_names
-from tavla.engine.clock import TimeControl
+from tavla.engine.clock import SECONDS_PER_DAY, TimeControl
 
 
 class Player(models.Model):
@@ -37,6 +37,11 @@ class Player(models.Model):
     # A preference (matches.services.preferences): the server rolls for this player when a
     # double cannot help them (docs/protocol.md, "Preferences"). It rolls for everybody when
     # no double is possible at all.
+    # Correspondence play: an e-mail when it becomes this player's turn (docs/correspondence.md);
+    # every such mail carries a one-click link that turns it off.
+    turn_emails = models.BooleanField(
+        _("e-mail me when it is my turn"), default=True,
+        help_text=_("In correspondence matches, an e-mail when it becomes your turn."))
     auto_roll = models.BooleanField(
         _("roll automatically"), default=False,
         help_text=_("Roll for me when doubling cannot help me: a single win at the current "
@@ -83,6 +88,12 @@ class PlayingRules(models.Model):
     def time_control(self) -> TimeControl | None:
         if not self.clock_enabled:
             return None
+        days = getattr(self, "correspondence_days", None)  # a table's rule, not a template's
+        if days:
+            # Correspondence: the delay is the whole allowance of each decision, and there
+            # is no reserve (docs/correspondence.md).
+            return TimeControl(delay=days * SECONDS_PER_DAY, reserve_seconds=0.0,
+                               reserve_per_point=0.0, grace=self.grace_seconds)
         return TimeControl(
             delay=self.clock_delay,
             reserve_seconds=self.clock_reserve_seconds,
@@ -96,6 +107,7 @@ class TableRules(PlayingRules):
 
     if TYPE_CHECKING:
         match_length: int | None
+        correspondence_days: int | None
 
     class Meta:
         abstract = True
@@ -241,6 +253,12 @@ class Match(models.Model):
     # until the opponent answers or acts.
     takeback_seat = models.PositiveSmallIntegerField(_("takeback asked by seat"), null=True,
                                                      blank=True)
+    # Who must act now (None when nobody must, or the match is over) and since when: the
+    # "your turn" page and the header's count read these (an index on both), and a
+    # correspondence turn's e-mail is sent for this pair (matches.services.correspondence).
+    to_act = models.ForeignKey(Player, on_delete=models.PROTECT, null=True, blank=True,
+                               related_name="+", verbose_name=_("player to act"))
+    turn_since = models.DateTimeField(_("turn began"), null=True, blank=True)
     # Seats whose player chose "never double" for this match: the server rolls for them.
     never_double: models.JSONField[Any] = models.JSONField(
         _("never double (seats)"), default=list, blank=True)
@@ -257,7 +275,10 @@ class Match(models.Model):
         # indexes (a bitmap OR) and sorts them, 17 ms for 500 of 5,000 on a loaded machine
         # (EXPLAIN ANALYZE, benchmarks/match_history.py); (player, started_at) indexes were
         # tried and left unused by the planner.
-        indexes = [models.Index(fields=["table", "-id"], name="match_table_newest")]
+        indexes = [models.Index(fields=["table", "-id"], name="match_table_newest"),
+                   # "Your turn": a player's matches waiting for them, oldest deadline first.
+                   models.Index(fields=["to_act", "deadline"], name="match_to_act_deadline",
+                                condition=models.Q(to_act__isnull=False))]
 
     def __str__(self) -> str:
         return f"#{self.pk} {self.player0} – {self.player1}"
@@ -693,3 +714,30 @@ class Follow(models.Model):
             models.CheckConstraint(condition=~models.Q(follower=models.F("followed")),
                                    name="no_follow_of_oneself"),
         ]
+class Vacation(models.Model):
+    """A player's vacation from correspondence play (matches.services.vacation).
+
+    Started, it reserves up to ``ends_by`` from the player's allowance of the calendar year
+    it started in; ``ended_at`` is set when the player comes back earlier. A vacation is
+    over once ``ended_at`` is set or ``ends_by`` has passed.
+    """
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="vacations",
+                               verbose_name=_("player"))
+    started_at = models.DateTimeField(_("started"))
+    ends_by = models.DateTimeField(_("ends at the latest"))
+    ended_at = models.DateTimeField(_("ended"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("vacation")
+        verbose_name_plural = _("vacations")
+        ordering = ["-started_at"]
+        indexes = [models.Index(fields=["player", "-started_at"], name="vacation_player_newest")]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.started_at:%Y-%m-%d}"
+
+    def end(self) -> Any:
+        """When the vacation ends (or ended): on the player's return, or at ``ends_by``."""
+        return self.ended_at if self.ended_at is not None and self.ended_at < self.ends_by \
+            else self.ends_by

@@ -146,6 +146,15 @@ RULES: tuple[Rule, ...] = (
     Rule("clock_reserve_seconds", "seconds", _("reserve (s)"), MATCH, 0.0),
     Rule("clock_reserve_per_point", "seconds", _("reserve per match point (s)"), MATCH, 120.0),
     Rule("grace_seconds", "seconds", _("grace for a disconnected player (s)"), MATCH, 60.0),
+    # Correspondence play (docs/correspondence.md): set, the clock gives the player who must
+    # act this many days each time the game waits for them, instead of the live clock's
+    # seconds; empty is a live table. The form sets it with the "correspondence" preset.
+    # Not a template's: tournaments and arenas are played live, in an evening or a weekend.
+    Rule("correspondence_days", "points", _("days per move (correspondence)"), MATCH, None,
+         help=_("Correspondence play: days the player on turn has for each decision; "
+                "empty for a live table."),
+         min_value=1, max_value=7, shown="correspondence_days", template=False,
+         form_label=_("Days per move (correspondence clock)"), form_initial=3),
     Rule("flag_penalty", "choice", _("a flag costs"), MATCH, FlagPenalty.GAME,
          choices=FlagPenalty, form_label=_("When a flag falls")),
     Rule("is_public", "flag", _("public"), LISTING, True, template_label=_("public tables"),

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from typing import Any, Final
 
-from django.db.models import Q, QuerySet
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from matches import jsontext
@@ -337,3 +337,20 @@ def visible_matches(viewer: Player | None) -> QuerySet[Match]:
 
 def match_events(match: Match) -> QuerySet[Event]:
     return match.events.order_by("sequence").select_related("actor")
+
+
+# -- your turn (docs/correspondence.md) --------------------------------------------------------
+
+
+def waiting_for(player: Player) -> QuerySet[Match]:
+    """Matches being played where it is ``player``'s turn, the nearest deadline first (the
+    ones without a clock last), read by the ``to_act``/``deadline`` index."""
+    return (Match.objects.filter(to_act=player, status=MatchStatus.PLAYING)
+            .select_related("table", "player0", "player1")
+            .order_by(F("deadline").asc(nulls_last=True), "pk"))
+
+
+def your_turn_count(user_id: int) -> int:
+    """How many matches wait for the user with id ``user_id`` (the site header's count):
+    one indexed count, joined to the player by its unique user column."""
+    return Match.objects.filter(to_act__user_id=user_id, status=MatchStatus.PLAYING).count()

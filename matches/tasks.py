@@ -13,7 +13,7 @@ from typing import Any
 
 from celery import shared_task
 
-from matches.services import broadcast, challenges, clocks, seeks
+from matches.services import broadcast, challenges, clocks, correspondence, seeks
 
 
 @shared_task(name="matches.sweep_expired_clocks", ignore_result=True)
@@ -36,3 +36,12 @@ def expire_seeks() -> dict[str, int]:
     if seeks_gone:
         broadcast.broadcast_now(broadcast.LOBBY_GROUP, {"type": "lobby.changed"})
     return {"seeks": seeks_gone, "challenges": challenges.challenges_expire()}
+
+
+@shared_task(name="matches.notify_turn", ignore_result=True, autoretry_for=(OSError,),
+             retry_backoff=True, max_retries=5)
+def notify_turn(match_id: int, player_id: int, turn_since: str) -> bool:
+    """Mail a correspondence player that it is their turn (queued after the change that
+    began the turn commits); a mail server that cannot be reached is tried again."""
+    return correspondence.send_turn_mail(match_id=match_id, player_id=player_id,
+                                         turn_since=turn_since)

@@ -42,6 +42,8 @@ def lobby_strings() -> dict[str, str]:
         "rated": _("rated"),
         "unrated": _("unrated"),
         "clock": _("{delay} s + {reserve}"),
+        # A correspondence table's clock in the lobby's list (docs/correspondence.md).
+        "correspondence": _("{days} d per move"),
         "empty_seat": _("free seat"),
         "watch": _("Watch"),
         "sit": _("Sit"),
@@ -105,6 +107,8 @@ def board_strings() -> dict[str, str]:
         "login_to_play": _("Log in to play"),
         "empty_seat": _("Free seat"),
         "waiting_player": _("Waiting for an opponent…"),
+        # A correspondence clock: days, then hours and minutes left (docs/correspondence.md).
+        "days_left": _("{days} d {time}"),
         "resign_question": _("Resign this game? {name} wins {points}."),
         "resign_offer_question": _("Offer to resign this game? If {name} accepts, they win "
                                    "the level you choose times the cube ({points} a single "

@@ -20,7 +20,7 @@ from typing import Any, Final
 from matches.errors import ServiceError
 from matches.models import Player
 from matches.rules import RULES, Rule
-from tavla.engine.clock import PRESETS
+from tavla.engine.clock import PRESETS, TABLE_PRESETS
 from tavla.engine.dice import MAX_CLIENT_SEED_BYTES
 
 PLAYER_ACTIONS: Final = ("roll", "double", "take", "drop", "play", "resign", "accept_resign",
@@ -249,9 +249,9 @@ def table_options(data: Any, *, creator: Player | None = None) -> TableOptions:
                            f"A table needs a name of 1 to {MAX_TABLE_NAME} characters.",
                            field="name")
     preset = data.get("clock_preset")
-    if preset is not None and (not isinstance(preset, str) or preset not in PRESETS):
-        raise ServiceError("invalid_option",
-                           f"clock_preset is one of: {', '.join(PRESETS)}.", field="clock_preset")
+    if preset is not None and (not isinstance(preset, str) or preset not in TABLE_PRESETS):
+        raise ServiceError("invalid_option", f"clock_preset is one of: {', '.join(TABLE_PRESETS)}.",
+                           field="clock_preset")
     reserved = None
     if data.get("reserve_for") is not None:
         value = data["reserve_for"]

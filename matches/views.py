@@ -16,9 +16,11 @@ from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 from django_ratelimit import ALL
 from django_ratelimit.core import get_usage
@@ -33,10 +35,13 @@ from matches.players import profiles
 from matches.players.history import HistoryPage, Outcome, PageOutOfRange, history_page, link_maker
 from matches.players.rating_graph import rating_graph_svg
 from matches.review import can_review, review_data
-from matches.selectors import lobby_tables, table_state
+from matches.selectors import lobby_tables, table_state, waiting_for
+from matches.services import correspondence, vacation
+from matches.services.correspondence import active_vacation
 from matches.services.follows import follow, unfollow
 from matches.services.rematch import rematch_refusal
 from matches.ui_strings import board_strings, lobby_strings, review_strings
+from tavla.engine.clock import SECONDS_PER_DAY
 
 
 def _viewer(request: HttpRequest) -> Player | None:
@@ -308,3 +313,72 @@ def player_follow(request: HttpRequest, player_id: int) -> HttpResponse:
     except ServiceError:
         messages.error(request, _("You cannot follow %(name)s.") % name)
     return redirect("player", player_id=other.pk)
+
+
+# -- correspondence: your turn, vacations, turn mails (docs/correspondence.md) ---------------
+
+
+@login_required
+def your_turn(request: HttpRequest) -> HttpResponse:
+    """Every match waiting for the viewer, the nearest deadline first (none last)."""
+    player = services.player_for_user(request.user)
+    rows = []
+    for match in waiting_for(player):
+        opponent = match.player1 if match.player0_id == player.pk else match.player0
+        rows.append({"match": match, "opponent": opponent,
+                     "days": match.table.correspondence_days})
+    return render(request, "matches/your_turn.html", {
+        "rows": rows, "vacation": active_vacation(player.pk, timezone.now()),
+    })
+
+
+@login_required
+def vacation_page(request: HttpRequest) -> HttpResponse:
+    """A player's vacation from correspondence play, and their turn-mail preference."""
+    player = services.player_for_user(request.user)
+    now = timezone.now()
+    status = 200
+    if request.method == "POST":
+        action = request.POST.get("action")
+        try:
+            if action == "start":
+                raw = (request.POST.get("days") or "").strip()
+                if raw and not raw.isdigit():
+                    raise ServiceError("invalid_option",
+                                       _("A vacation lasts a whole number of days, 1 or more."))
+                vacation.vacation_start(player=player, days=int(raw) if raw else None)
+                messages.success(request, _("Your vacation has started."))
+            elif action == "stop":
+                vacation.vacation_stop(player=player)
+                messages.success(request, _("Welcome back: your vacation has ended."))
+            elif action == "turn_emails":
+                correspondence.player_set_turn_emails(
+                    player=player, on=request.POST.get("turn_emails") == "on")
+                messages.success(request, _("Your preference is saved."))
+            else:
+                raise ServiceError("bad_request", _("Unknown action."))
+            return redirect("vacation")
+        except ServiceError as error:
+            messages.error(request, error.detail)
+            status = 400
+        player.refresh_from_db()
+    return render(request, "matches/vacation.html", {
+        "player": player, "current": active_vacation(player.pk, now),
+        "days_left": vacation.seconds_left(player, now) / SECONDS_PER_DAY,
+        "allowance": vacation.allowance_days(),
+    }, status=status)
+
+
+@csrf_exempt  # the signed token is the authority; mail clients post without a form (RFC 8058)
+def turn_mail_unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """The one-click link of every turn mail: a page with one button (a link scanner's GET
+    changes nothing); its POST, or a mail client's one-click POST, turns the mails off."""
+    try:
+        if request.method == "POST":
+            player = correspondence.unsubscribe(token)
+            return render(request, "matches/unsubscribe.html",
+                          {"player": player, "done": True})
+        player = correspondence.player_for_unsubscribe(token)
+    except ServiceError:
+        return render(request, "matches/unsubscribe.html", {"invalid": True}, status=400)
+    return render(request, "matches/unsubscribe.html", {"player": player, "done": False})

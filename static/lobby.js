@@ -21,7 +21,9 @@ function rules(r) {
   if (!r.gammons) parts.push(T.gammons_off);
   if (r.match_length > 1 && r.crawford) parts.push(T.crawford);  // no Crawford game in a 1-point match
   parts.push(r.rated ? T.rated : T.unrated);
-  if (r.clock) {
+  if (r.correspondence_days) {  // correspondence: days per decision, no reserve
+    parts.push(fmt('correspondence', { days: num(r.correspondence_days) }));
+  } else if (r.clock) {
     const reserve = r.clock.reserve >= 60 ? `${num(Math.round(r.clock.reserve / 60))}′` : `${num(r.clock.reserve)}″`;
     parts.push(fmt('clock', { delay: num(r.clock.delay), reserve }));
   }

@@ -9,7 +9,7 @@ import { embedded, fmtNodes, html, onPortrait } from './board/dom.js';
 import { Connection } from './table/connection.js';
 import { diceNode, matchResultNodes, pointsText, resultNodes } from './table/record.js';
 import {
-  clockNow, clockText, renderMoves, renderPlayer, renderScoreboard, renderSeats, rulesText,
+  clockNow, clockText, daysText, renderMoves, renderPlayer, renderScoreboard, renderSeats, rulesText,
 } from './table/around.js';
 import { Alerts } from './table/alerts.js';
 import { loadOptions, saveOptions } from './options.js';
@@ -106,6 +106,13 @@ function updateClocks() {
       // Our display reached zero: ask once per version; the server decides and broadcasts.
       clockCheckedVersion = state.version;
       send({ type: 'check_clock' });
+    }
+    if (state.table && state.table.rules && state.table.rules.correspondence_days) {
+      // Correspondence: no reserve; the time left of the running decision, in days.
+      node.textContent = now.delay === null ? '' : daysText(words, now.delay);
+      node.classList.toggle('running', now.delay !== null);
+      node.classList.remove('low');
+      continue;
     }
     node.textContent = clockText(words, now.reserve);
     node.classList.toggle('running', now.delay !== null);

@@ -12,7 +12,9 @@ Environment: ``DATABASE_URL``, ``REDIS_URL``, ``SECRET_KEY``, ``DEBUG``, ``ALLOW
 ``TAVLA_SEEK_SECONDS``, ``TAVLA_OPEN_SEEKS``, ``TAVLA_SEEKS_PER_HOUR``,
 ``TAVLA_CHALLENGE_SECONDS``, ``TAVLA_CHALLENGES_PER_HOUR``,
 ``TAVLA_METRICS_TOKEN``, ``TAVLA_METRICS_ADDRESSES``, ``TAVLA_LOG_FORMAT``, ``LOG_LEVEL``,
-``TAVLA_CACHE_PREFIX``.
+``TAVLA_CACHE_PREFIX``, ``TAVLA_CORRESPONDENCE_TABLES_PER_HOUR``, ``TAVLA_VACATION_DAYS``,
+``TAVLA_SITE_URL``, ``EMAIL_BACKEND``, ``EMAIL_HOST``, ``EMAIL_PORT``, ``EMAIL_HOST_USER``,
+``EMAIL_HOST_PASSWORD``, ``EMAIL_USE_TLS``, ``DEFAULT_FROM_EMAIL``.
 """
 
 from __future__ import annotations
@@ -149,6 +151,7 @@ TEMPLATES = [
                 "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "matches.context_processors.your_turn",
             ],
         },
     },
@@ -417,6 +420,27 @@ TAVLA_OPEN_SEEKS = int(os.environ.get("TAVLA_OPEN_SEEKS", "3"))
 TAVLA_SEEKS_PER_HOUR = int(os.environ.get("TAVLA_SEEKS_PER_HOUR", "60"))
 TAVLA_CHALLENGE_SECONDS = int(os.environ.get("TAVLA_CHALLENGE_SECONDS", "120"))
 TAVLA_CHALLENGES_PER_HOUR = int(os.environ.get("TAVLA_CHALLENGES_PER_HOUR", "30"))
+# Correspondence tables are counted apart: players start many at once (docs/correspondence.md).
+TAVLA_CORRESPONDENCE_TABLES_PER_HOUR = int(
+    os.environ.get("TAVLA_CORRESPONDENCE_TABLES_PER_HOUR", "60"))
+
+# --- Correspondence play and its e-mail (docs/correspondence.md, docs/operations.md) ------
+# Days of vacation per player per calendar year (matches.services.vacation).
+TAVLA_VACATION_DAYS = int(os.environ.get("TAVLA_VACATION_DAYS", "14"))
+# The site's address as players reach it: the links in e-mails are absolute.
+TAVLA_SITE_URL = os.environ.get("TAVLA_SITE_URL", "http://localhost:8000")
+# Development (DEBUG, `make run`) prints mails on the console; production sends them by
+# SMTP with these settings (EMAIL_BACKEND may name another backend).
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND") or (
+    "django.core.mail.backends.console.EmailBackend" if DEBUG
+    else "django.core.mail.backends.smtp.EmailBackend")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_TIMEOUT = 20
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Tavla <tavla@localhost>")
 
 # /metrics (tavla/site/metrics_view.py): a token to send as "Authorization: Bearer <token>";
 # without one, only these addresses or networks are answered.

@@ -54,6 +54,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
       "seasons.tasks")),
     ("the doors of match play: sockets, REST, pages, forms, admin and referee tools",
      ("matches.live", "matches.rest", "matches.views", "matches.forms", "matches.urls",
+      "matches.context_processors",
       "matches.admin", "matches.referee", "matches.chat.admin", "matches.chat.socket",
       "matches.gnubg.bot_views", "matches.templatetags", "matches.apps",
       "matches.management")),

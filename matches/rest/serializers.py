@@ -26,7 +26,7 @@ from matches.models import (
 from matches.players.history import link_maker
 from matches.rules import RULES, rule_names
 from matches.validation import ACTIONS, MAX_SECONDS
-from tavla.engine.clock import PRESETS
+from tavla.engine.clock import TABLE_PRESETS
 
 # -- errors ------------------------------------------------------------------------------------
 
@@ -110,7 +110,7 @@ class TableCreateSerializer(serializers.ModelSerializer[Table]):
     :func:`matches.validation.table_options`)."""
 
     clock_preset = serializers.ChoiceField(
-        choices=sorted(PRESETS), required=False, write_only=True,
+        choices=sorted(TABLE_PRESETS), required=False, write_only=True,
         help_text="A named time control: sets clock_enabled and the clock fields.",
     )
     reserve_for = serializers.PrimaryKeyRelatedField(

@@ -37,7 +37,7 @@ from django.utils import timezone
 from matches import selectors
 from matches.errors import ServiceError
 from matches.models import Event, LogKind, Match
-from matches.services import broadcast, statements
+from matches.services import broadcast, correspondence, statements
 from matches.services.finish import _finish_match
 from matches.services.log import _event, _log_action
 from matches.signals import match_changed, match_finished
@@ -126,6 +126,16 @@ class MatchChange:
         self._state = state
         self._advance = True
 
+    def extend_clock(self, seconds: float) -> None:
+        """Move the running clock's deadline by ``seconds`` (a correspondence player's
+        vacation, :mod:`matches.services.vacation`); pushed like any change."""
+        if self.match.clock is None:
+            return
+        clock = Clock.from_dict(self.match.clock).extend(seconds)
+        self.match.clock = clock.to_dict()
+        _store_deadline(self.match, clock, self.now)
+        self._changed = True
+
     def void(self, reason: str, actor_id: int | None) -> None:
         """End the match without a result (logged with ``reason``)."""
         self.log(LogKind.VOID, {"reason": reason}, actor_id)
@@ -145,6 +155,8 @@ class MatchChange:
         finished = self._voided or (state.is_over and not match.is_finished)
         if finished:
             _finish_match(match, state, self.events, self.now, voided=self._voided)
+        if match.is_finished:
+            match.to_act = None  # nobody's turn: off the "your turn" page
         statements.write_action(match, self.events)
         match_changed.send(sender=Match, match=match, state=state)
         if finished:
@@ -280,7 +292,9 @@ def rolls_for(match: Match, state: MatchState) -> bool:
 def _restart_clock(match: Match, state: MatchState, now: datetime, *,
                    same_turn: bool = False) -> None:
     """Run the clock of the player who must act (roll or cube decision, take or drop, play)
-    and store their deadline; stop it when nobody must act.
+    and store their deadline; stop it when nobody must act. Record who must act and since
+    when (``to_act``, ``turn_since``: the "your turn" page), and in a correspondence match
+    begin their turn (:mod:`matches.services.correspondence`: a vacation, the mail).
 
     One delay per turn: with ``same_turn`` (the player rolled after deciding not to double)
     their clock keeps running from the start of the turn. Every hand-over charges the time
@@ -288,16 +302,40 @@ def _restart_clock(match: Match, state: MatchState, now: datetime, *,
     ``now``: what the server does by itself in between (rolls, passes, a new game's opening
     roll) costs nobody anything.
     """
+    acting = None if state.is_over else state.player_to_act
+    before = match.to_act_id
+    player = None if acting is None else match.players()[acting]
+    new_turn = player is not None and not (same_turn and before == player.pk)
+    match.to_act = player
+    if player is None:
+        match.turn_since = None
+    elif new_turn:
+        match.turn_since = now
     if match.clock is None:
         match.deadline = None
         return
     clock = Clock.from_dict(match.clock)
-    acting = state.player_to_act
     stamp = now.timestamp()
-    if acting is None or state.is_over:
+    if acting is None:
         clock = clock.stop(stamp)
     elif not (same_turn and clock.running == acting):
         clock = clock.start(acting, stamp)
+        if match.table.correspondence_days and player is not None:
+            # A player on vacation begins their turn with it (the vacation's rest added).
+            clock = clock.extend(correspondence.vacation_extension(player.pk, now))
+    if new_turn and player is not None and match.table.correspondence_days:
+        _correspondence_turn(match, player, now)
     match.clock = clock.to_dict()
+    _store_deadline(match, clock, now)
+
+
+def _correspondence_turn(match: Match, player: Any, now: datetime) -> None:
+    """A correspondence turn begins for ``player``: their one mail for it, after commit
+    (a bot reads no mail)."""
+    if not player.is_bot:
+        correspondence.notify_on_commit(match.pk, player.pk, now)
+
+
+def _store_deadline(match: Match, clock: Clock, now: datetime) -> None:
     deadline = clock.deadline()
     match.deadline = None if deadline is None else datetime.fromtimestamp(deadline, tz=now.tzinfo)

@@ -133,7 +133,10 @@ def absent_flags(now: datetime) -> list[AbsentFlag]:
     """Flags of absent players in matches still being played, oldest first."""
     events = (
         Event.objects.filter(kind=LogKind.TIMEOUT, match__status=MatchStatus.PLAYING,
-                             created_at__gte=now - GRACE_LOOKBACK, payload__absent=True)
+                             created_at__gte=now - GRACE_LOOKBACK, payload__absent=True,
+                             # Correspondence players are away between moves by design:
+                             # the grace rule is a live table's (docs/correspondence.md).
+                             match__table__correspondence_days__isnull=True)
         .select_related("match", "match__table", "match__player0", "match__player1")
         .order_by("created_at")
     )

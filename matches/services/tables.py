@@ -28,7 +28,7 @@ from matches.state import (
     open_client_seeds,
     rules_for_table,
 )
-from tavla.engine.clock import PRESETS, Clock
+from tavla.engine.clock import CORRESPONDENCE_PRESET, PRESETS, TABLE_PRESETS, Clock
 from tavla.engine.dice import FairDice
 from tavla.engine.match import MatchState
 
@@ -39,11 +39,19 @@ from tavla.engine.match import MatchState
 TABLE_RULE_FIELDS: Final = rule_names()
 
 
+# The correspondence preset: days per decision instead of seconds (its days may be given).
+CORRESPONDENCE_DEFAULT_DAYS: Final = 3
+
+
 def clock_preset_fields(preset: str) -> dict[str, Any]:
     """The table fields of a clock preset (``tavla.engine.clock.PRESETS``: fast, normal,
-    casual, usbgf, none). Raises :class:`ServiceError` ``invalid_option`` for another name."""
+    casual, usbgf, none; or ``correspondence``: 3 days per decision unless
+    ``correspondence_days`` is given too). Raises :class:`ServiceError` ``invalid_option`` for
+    another name."""
+    if preset == CORRESPONDENCE_PRESET:
+        return {"clock_enabled": True, "correspondence_days": CORRESPONDENCE_DEFAULT_DAYS}
     if preset not in PRESETS:
-        names = ", ".join(PRESETS)
+        names = ", ".join(TABLE_PRESETS)
         raise ServiceError("invalid_option", f"Unknown clock preset {preset!r}; one of {names}.")
     control = PRESETS[preset]
     if control is None:
@@ -51,17 +59,23 @@ def clock_preset_fields(preset: str) -> dict[str, Any]:
     return {"clock_enabled": True, "clock_delay": control.delay,
             "clock_reserve_seconds": control.reserve_seconds,
             "clock_reserve_per_point": control.reserve_per_point,
-            "grace_seconds": control.grace}
+            "grace_seconds": control.grace, "correspondence_days": None}
 
 
-def check_table_quota(creator: Player) -> None:
+def check_table_quota(creator: Player, *, correspondence: bool = False) -> None:
     """Refuse a new table to an account that created ``TAVLA_TABLES_PER_HOUR`` tables in the
     last hour (``too_many_tables``; 0: no bound). Tables where it played a bot are not counted
-    (the bots have their own bound), nor are bots themselves."""
+    (the bots have their own bound), nor are bots themselves. Correspondence tables are
+    counted apart, against ``TAVLA_CORRESPONDENCE_TABLES_PER_HOUR``."""
     limit = int(getattr(settings, "TAVLA_TABLES_PER_HOUR", 20))
+    if correspondence:
+        # Correspondence players start many matches at once (a dozen on a Sunday): their
+        # own bound, counted apart from the live tables'.
+        limit = int(getattr(settings, "TAVLA_CORRESPONDENCE_TABLES_PER_HOUR", 60))
     if not limit or creator.is_bot:
         return
     recent = (Table.objects.filter(created_by=creator,
+                                   correspondence_days__isnull=not correspondence,
                                    created_at__gte=timezone.now() - timedelta(hours=1))
               .exclude(matches__player1__is_bot=True).exclude(matches__player0__is_bot=True)
               .distinct().count())
@@ -90,12 +104,19 @@ def table_create(*, name: str, creator: Player | None = None, clock_preset: str 
     length = rules.get("match_length")
     if length is not None and not (isinstance(length, int) and 1 <= length <= 99):
         raise ServiceError("invalid_option", "A match is played to 1 to 99 points.")
+    days = rules.get("correspondence_days")
+    if days is not None:
+        if isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= 7:
+            raise ServiceError("invalid_option",
+                               "A correspondence clock gives 1 to 7 days per move.")
+        rules["clock_enabled"] = True  # the days are the clock's
     with transaction.atomic():
         if creator is not None:
             # The creator's row locked first: two creations of one account at the same moment
             # are counted one after the other, never both against the same count.
             Player.objects.select_for_update().filter(pk=creator.pk).first()
-            check_table_quota(creator)
+            check_table_quota(creator,
+                              correspondence=rules.get("correspondence_days") is not None)
         return _table_saved(name, creator, reserve_for, rules)
 
 

@@ -12,6 +12,15 @@ export function clockText(words, seconds) {
   return words.num(`${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`);
 }
 
+/** A correspondence clock's time left: days, then hours:minutes (under a day, h:mm only). */
+export function daysText(words, seconds) {
+  const s = Math.max(0, Math.floor(seconds));
+  const days = Math.floor(s / 86400);
+  const rest = s % 86400;
+  const time = words.num(`${Math.floor(rest / 3600)}:${String(Math.floor((rest % 3600) / 60)).padStart(2, '0')}`);
+  return days ? words.fmt('days_left', { days: words.num(days), time }) : time;
+}
+
 /** A player's reserve and the running delay now, `offset` the server's clock minus ours
  *  (display only: the server decides), or null without a clock. */
 export function clockNow(state, offset, seat) {

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Final
 
+SECONDS_PER_DAY: Final = 86400.0
+
 
 @dataclass(frozen=True, slots=True)
 class TimeControl:
@@ -34,6 +36,12 @@ PRESETS: Final[dict[str, TimeControl | None]] = {
     "casual": TimeControl(delay=15, reserve_per_point=180),
     "usbgf": TimeControl(delay=12, reserve_per_point=120),
 }
+
+
+# Correspondence play: not a fixed time control but days per decision, a table's rule
+# (``correspondence_days``); the preset of that name sets it (matches.services.tables).
+CORRESPONDENCE_PRESET: Final = "correspondence"
+TABLE_PRESETS: Final = (*PRESETS, CORRESPONDENCE_PRESET)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +70,14 @@ class Clock:
         reserves = list(self.reserves)
         reserves[self.running] = max(0.0, reserves[self.running] - used)
         return Clock(self.delay, (reserves[0], reserves[1]))
+
+    def extend(self, seconds: float) -> Clock:
+        """The running clock with its turn's deadline moved by ``seconds`` (a correspondence
+        player's vacation; negative gives back what was not used). The turn's start moves,
+        so the time it charges and its deadline stay one rule."""
+        if self.running is None or self.started_at is None:
+            return self
+        return replace(self, started_at=self.started_at + seconds)
 
     def deadline(self) -> float | None:
         """The absolute time at which the running player's flag falls (None when stopped)."""

@@ -128,7 +128,8 @@ def test_no_page_is_wider_than_a_360_px_screen(live_server_process: WebServer, b
     pages = ["/", "/lobby/", f"/tables/{table_id}/", f"/matches/{match_id}/",
              f"/players/{player_id}/", "/tournaments/", f"/tournaments/{tournament_id}/",
              f"/tournaments/{tournament_id}/results/", f"/players/{player_id}/matches/",
-             "/arenas/", f"/arenas/{arena_id}/", "/ladders/", "/leagues/"]
+             "/arenas/", f"/arenas/{arena_id}/", "/ladders/", "/leagues/", "/turn/",
+             "/vacation/"]
     wide = {}
     for path in pages:
         page.goto(server.url + path)

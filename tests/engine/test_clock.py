@@ -54,3 +54,13 @@ def test_reserve_never_goes_negative_and_flag_leaves_delay_only():
 def test_dict_round_trip():
     clock = Clock(delay=12, reserves=(100.0, 80.5)).start(1, now=5.25)
     assert Clock.from_dict(clock.to_dict()) == clock
+
+
+def test_extend_moves_the_running_turn_and_its_deadline_only():
+    clock = Clock(delay=86400.0, reserves=(0.0, 0.0)).start(1, 1000.0)
+    longer = clock.extend(3600.0)
+    assert longer.deadline() == clock.deadline() + 3600.0
+    assert longer.remaining(1, 1000.0 + 86400.0 + 1800.0) == 0.0  # within the moved delay
+    assert longer.extend(-3600.0) == clock
+    stopped = Clock(delay=10.0, reserves=(5.0, 5.0))
+    assert stopped.extend(60.0) == stopped and stopped.deadline() is None

@@ -89,7 +89,9 @@ def test_a_table_has_a_field_per_rule_and_a_template_every_rule_but_the_match_le
     for rule in RULES:
         field = Table._meta.get_field(rule.name)
         assert field.verbose_name == rule.label and field.help_text == rule.help
-    assert set(rule_names()) - set(rule_names(template=True)) == {"match_length"}
+    # Correspondence days are a table's only: tournaments and arenas are played live.
+    assert set(rule_names()) - set(rule_names(template=True)) == {"match_length",
+                                                                  "correspondence_days"}
     for name in rule_names(template=True):
         Tournament._meta.get_field(name)
     assert Tournament._meta.get_field("is_public").verbose_name == "public tables"
@@ -112,7 +114,8 @@ def test_every_place_that_lists_the_rules_lists_the_declaration():
 def test_the_rules_shown_keep_their_keys():
     shown = rules_shown(Table(match_length=5, clock_enabled=True, clock_reserve_seconds=0,
                               clock_reserve_per_point=60, clock_delay=10))
-    assert shown == {"match_length": 5, "cube": True, "gammons": True, "crawford": True,
+    assert shown == {"match_length": 5, "correspondence_days": None,
+                     "cube": True, "gammons": True, "crawford": True,
                      "resignation": "single", "rated": True, "clock": {"delay": 10, "reserve": 300,
                                               "reserve_per_point": 60, "flag_penalty": "game"}}
 
