@@ -31,6 +31,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
 from tavla.embedded_redis import embedded_redis_url
+from tavla.engine.clock import PRESETS as CLOCK_PRESETS
+from tavla.engine.clock import TABLE_PRESETS as TABLE_CLOCK_PRESETS
 from tavla.logs import logging_config
 from tavla.queues import DEFAULT_QUEUE, task_routes
 
@@ -499,6 +501,11 @@ SPECTACULAR_SETTINGS = {
     ],
     # Swagger UI and ReDoc are served from the drf-spectacular-sidecar wheel, not a CDN, so
     # the docs work offline and every asset comes from the site's own origin.
+    # Seeks and bot matches take the live clocks; a table also takes "correspondence".
+    "ENUM_NAME_OVERRIDES": {
+        "LiveClockPresetEnum": sorted(CLOCK_PRESETS),
+        "TableClockPresetEnum": sorted(TABLE_CLOCK_PRESETS),
+    },
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
