@@ -13,10 +13,10 @@ from django.views.decorators.http import require_GET, require_POST
 
 from matches.errors import ServiceError
 from matches.players.accounts import player_for_user
-from matches.services import clock_preset_fields
 from seasons import selectors, services
 from seasons.forms import LadderForm
 from seasons.models import Ladder, LadderChallenge
+from seasons.services.tables import template_clock_fields
 
 
 @require_GET
@@ -34,7 +34,7 @@ def ladder_new(request: HttpRequest) -> HttpResponse:
         clock = data.pop("clock")
         try:
             ladder = services.ladder_create(creator=player_for_user(request.user), **data,
-                                            **clock_preset_fields(clock))
+                                            **template_clock_fields(clock))
         except ServiceError as error:
             form.add_error(None, error.detail)
         else:

@@ -17,10 +17,10 @@ from django.views.decorators.http import require_GET, require_POST
 from matches.errors import ServiceError
 from matches.models import Player
 from matches.players.accounts import player_for_user
-from matches.services import clock_preset_fields
 from seasons import selectors, services
 from seasons.forms import ArenaForm
 from seasons.models import Arena
+from seasons.services.tables import template_clock_fields
 from seasons.standings import club_season
 
 
@@ -50,7 +50,7 @@ def arena_new(request: HttpRequest) -> HttpResponse:
                 name=data["name"], starts_at=starts,
                 ends_at=starts + timedelta(minutes=data["minutes"]),
                 match_length=data["match_length"], creator=player_for_user(request.user),
-                **clock_preset_fields(data["clock"]))
+                **template_clock_fields(data["clock"]))
         except ServiceError as error:
             form.add_error(None, error.detail)
         else:

@@ -7,6 +7,7 @@ from typing import Any
 from matches import services as match_services
 from matches.errors import ServiceError
 from matches.models import Match, Player
+from matches.rules import rule_names
 
 
 def start_match(*, name: str, match_length: int, rules: dict[str, Any], a: Player,
@@ -21,3 +22,11 @@ def start_match(*, name: str, match_length: int, rules: dict[str, Any], a: Playe
     if match is None:  # pragma: no cover - two seated players always start a match
         raise ServiceError("not_started", "The match did not start.")
     return match
+
+
+def template_clock_fields(preset: str) -> dict[str, Any]:
+    """The fields of a live clock preset that a season's table template (an arena's, a
+    ladder's) has: a correspondence table's days are a table's rule, not a template's."""
+    names = set(rule_names(template=True))
+    return {name: value for name, value in match_services.clock_preset_fields(preset).items()
+            if name in names}
