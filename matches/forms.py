@@ -8,7 +8,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext_lazy
+from django.utils.translation import ngettext
 
 from matches.models import Player
 from matches.players.accounts import player_for_user
@@ -87,14 +87,19 @@ class TableForm(forms.Form):
 SEEK_LENGTHS = (1, 3, 5, 7, 9, 11, 13, 15, 17, 21, 25)
 
 
+def seek_length_choices() -> list[tuple[int, str]]:
+    """The lengths a seek offers, in the reader's language: called each time the form is
+    drawn (a list made at import would be in whatever language was active then)."""
+    return [(n, ngettext("%(n)s point", "%(n)s points", n) % {"n": n}) for n in SEEK_LENGTHS]
+
+
 class SeekForm(forms.Form):
     """The terms of a seek or a challenge, as the lobby shows them (its script sends them to
     ``/api/seeks/`` or ``/api/challenges/``; :func:`matches.validation.game_terms` checks)."""
 
     match_length = forms.TypedChoiceField(
         label=_("Match to"), coerce=int, initial=5,
-        choices=[(n, ngettext_lazy("%(n)s point", "%(n)s points", n) % {"n": n})
-                 for n in SEEK_LENGTHS])
+        choices=seek_length_choices)
     clock = forms.ChoiceField(label=_("Clock"), choices=CLOCK_CHOICES, initial="none")
     rated = forms.BooleanField(label=_("Rated"), required=False)
 

@@ -100,7 +100,7 @@ def fresh_msgids(tmp_path_factory: pytest.TempPathFactory) -> set[tuple[str | No
     work = tmp_path_factory.mktemp("makemessages")
     ignore = shutil.ignore_patterns(".*", "__pycache__", "node_modules", "var", "locale",
                                     "test-artifacts", "*.egg-info", "tests", "benchmarks")
-    for name in ("tavla", "matches", "tournaments", "templates"):
+    for name in ("tavla", "matches", "tournaments", "seasons", "templates"):
         shutil.copytree(BASE_DIR / name, work / name, ignore=ignore)
     (work / "locale").mkdir()
     saved_paths, saved_cwd = settings.LOCALE_PATHS, Path.cwd()
