@@ -202,6 +202,7 @@ def test_demo_players_can_log_in(client: Client) -> None:
     assert admin.get("/admin/").status_code == 200
 
 
+@pytest.mark.django_db  # the home page shows the club's season (seasons.standings)
 def test_home_page_is_served_in_persian_too(client: Client) -> None:
     response = client.get("/", HTTP_ACCEPT_LANGUAGE="fa")
     html = response.content.decode()
