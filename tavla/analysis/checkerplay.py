@@ -39,7 +39,8 @@ def rank_plays(
     the remaining legal plays in the order of gnubg's cubeless evaluation of each.
     """
     found = find_best_moves(
-        board(position), cube_info(cube), eval_context(level, deterministic=deterministic), dice
+        board(position), cube_info(cube),
+        eval_context(level, cube, deterministic=deterministic), dice,
     )
     ranked: list[tuple[Result, float]] = []
     unknown: list[float] = []

@@ -140,7 +140,7 @@ def _cube_average(position: Position, cube: Cube, inner: Level) -> float:
     if not inner.plies:
         average, _, _ = roll_equities(position, cube, inner)
         return average
-    context = deep_context(inner.plies, cube.gammons)
+    context = deep_context(inner.plies, cube.cubeful)
     only_best = [{"ply": inner.plies, "level": 0, "acceptmoves": 1, "extramoves": 0,
                   "threshold": 0.0}] + [
         {"ply": inner.plies, "level": level, "acceptmoves": -1, "extramoves": 0,

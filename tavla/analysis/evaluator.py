@@ -105,6 +105,20 @@ class Cube:
                     self.crawford, self.gammons)
 
     @property
+    def cubeful(self) -> bool:
+        """Whether gnubg evaluates at this cube cubeful. Not without gammons (every equity
+        is then cubeless winning chances), and not at double match point: with both players
+        one point away the cube is dead and gnubg's cubeless equities are its cubeful ones,
+        to the last digit. Cubeful there, gnubg's evaluation cache would mix two games up:
+        its key for a match holds each player's points to go *less one*, so at double match
+        point with the cube at 1 the key is a money game's, and a process that evaluated one
+        hands the other its numbers (a match's winning chances read as a money game's
+        equities: the opening position "doubled" in a money game)."""
+        double_match_point = bool(self.match_length) and all(
+            points == self.match_length - 1 for points in self.score)
+        return self.gammons and not double_match_point
+
+    @property
     def mover_may_double(self) -> bool:
         """The cube is the mover's to turn: centred or theirs, not Crawford, not dead."""
         if self.crawford or self.owner not in (None, self.mover) or self.value >= 64:
@@ -115,10 +129,12 @@ class Cube:
         return True
 
 
-def eval_context(level: Level, *, deterministic: bool = True) -> dict[str, Any]:
-    """gnubg's evaluation context for ``level``."""
+def eval_context(level: Level, cube: Cube, *,
+                 deterministic: bool = True) -> dict[str, Any]:
+    """gnubg's evaluation context for ``level`` at ``cube`` (cubeful: :attr:`Cube.cubeful`)."""
     context: dict[str, Any] = gnubg.eval_context(
-        1, level.plies, 1 if deterministic else 0, 1 if level.plies else 0, float(level.noise)
+        1 if cube.cubeful else 0, level.plies, 1 if deterministic else 0,
+        1 if level.plies else 0, float(level.noise)
     )
     return context
 
@@ -156,13 +172,13 @@ def find_best_moves(gnubg_board: tuple[Side, Side], info: dict[str, Any],
 _DEEP_CONTEXTS: dict[tuple[int, bool], dict[str, Any]] = {}
 
 
-def deep_context(plies: int, gammons: bool) -> dict[str, Any]:
-    """A cubeful (or, gammons off, cubeless) context at ``plies`` without pruning, made once:
-    gnubg's n-ply evaluation of one chosen play (:mod:`tavla.analysis.cube`)."""
-    key = (plies, gammons)
+def deep_context(plies: int, cubeful: bool) -> dict[str, Any]:
+    """A cubeful (or cubeless: :attr:`Cube.cubeful`) context at ``plies`` without pruning,
+    made once: gnubg's n-ply evaluation of one chosen play (:mod:`tavla.analysis.cube`)."""
+    key = (plies, cubeful)
     context = _DEEP_CONTEXTS.get(key)
     if context is None:
-        context = _DEEP_CONTEXTS[key] = gnubg.eval_context(1 if gammons else 0, plies, 1, 0,
+        context = _DEEP_CONTEXTS[key] = gnubg.eval_context(1 if cubeful else 0, plies, 1, 0,
                                                             0.0)
     return context
 
@@ -203,7 +219,8 @@ def static_equity(position: Position, cube: Cube, level: Level | None = None) ->
     """gnubg's 0-ply cubeless equity of the mover before rolling; the fallback when both
     players would have to dance in turn. A ``level`` with noise gives the equity as that
     level sees it (gnubg's deterministic noise on each output: a bot's cube decisions)."""
-    output = gnubg.evaluate(board(position), cube_info(cube), eval_context(level or Level()))
+    output = gnubg.evaluate(board(position), cube_info(cube),
+                            eval_context(level or Level(), cube))
     return float(output[5])
 
 
@@ -284,7 +301,7 @@ _CUBE_INFOS: dict[Cube, dict[str, Any]] = {}
 
 
 def context_for(level: Level, cubeful: bool = True) -> dict[str, Any]:
-    """The evaluation context, made once: gammons-off tables are evaluated cubeless."""
+    """The evaluation context, made once (``cubeful``: :attr:`Cube.cubeful`)."""
     key = (level.plies, level.noise, cubeful)
     if key not in _CONTEXTS:
         _CONTEXTS[key] = gnubg.eval_context(1 if cubeful else 0, level.plies, 1,
@@ -321,10 +338,10 @@ def find_plays(position: Position | Result, dice: tuple[int, int], cube: Cube, l
     gnubg_board = (sides[1], sides[0])
     if level.plies == 0:
         found: list[dict[str, Any]] = gnubg.find_best_moves(
-            gnubg_board, cubeinfo_for(cube), context_for(level, cube.gammons), dice)
+            gnubg_board, cubeinfo_for(cube), context_for(level, cube.cubeful), dice)
     else:
         found = gnubg.find_best_moves(gnubg_board, cubeinfo_for(cube),
-                                      context_for(level, cube.gammons), dice,
+                                      context_for(level, cube.cubeful), dice,
                                       analysis_filter(level.plies, accept or 0))
     return found
 
@@ -422,7 +439,7 @@ def cubeful_equity(position: Position, cube: Cube) -> float:
     constant; elsewhere read the equity from a play's score (:func:`result_score`)."""
     if not has_contact(position):
         raise ValueError("cubeful_equity is gnubg's conversion for contact positions only")
-    out = gnubg.evaluate(board(position), cubeinfo_for(cube), context_for(Level(), cube.gammons))
+    out = gnubg.evaluate(board(position), cubeinfo_for(cube), context_for(Level(), cube.cubeful))
     return janowski.cubeful_equity(out[:5], _cube_state(cube), _cube_state(cube.doubled()),
                                    _met(), CONTACT_EFFICIENCY)
 
@@ -433,7 +450,7 @@ def no_double_equity(position: Position, cube: Cube) -> float:
     cube), normalised. Contact positions only, as :func:`cubeful_equity`."""
     if not has_contact(position):
         raise ValueError("no_double_equity is gnubg's conversion for contact positions only")
-    out = gnubg.evaluate(board(position), cubeinfo_for(cube), context_for(Level(), cube.gammons))
+    out = gnubg.evaluate(board(position), cubeinfo_for(cube), context_for(Level(), cube.cubeful))
     state, met = _cube_state(cube), _met()
     if cube.match_length:
         return janowski.mwc2eq(janowski.match_cubeful(out[:5], state, met, CONTACT_EFFICIENCY),

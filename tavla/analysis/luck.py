@@ -41,7 +41,7 @@ OPENING_ROLLS: Final = tuple((roll, weight) for roll, weight in ROLLS if roll[0]
 def best_equity(position: Position, dice: tuple[int, int], cube: Cube, level: Level,
                 _depth: int = 0) -> float:
     """The mover's cubeful equity after the best play of ``dice``."""
-    found = find_best_moves(board(position), cube_info(cube), eval_context(level), dice)
+    found = find_best_moves(board(position), cube_info(cube), eval_context(level, cube), dice)
     if found:
         return float(found[0]["score"])
     # No legal play: the opponent is on roll in the same position, before rolling.
@@ -63,7 +63,7 @@ def roll_average(position: Position, cube: Cube, level: Level, *, opening: bool 
     total = 0.0
     weights = 0
     dance_equity: float | None = None
-    context = eval_context(level)
+    context = eval_context(level, cube)
     info = cube_info(cube)
     gnubg_board = board(position)
     for roll, weight in rolls:
@@ -108,7 +108,7 @@ def roll_equities(position: Position, cube: Cube, level: Level, rolls: Sequence[
     dance_equity: float | None = None
     # One board, cubeinfo and context for all the rolls (what find_plays does per call).
     gnubg_board = (position.opponent, position.mover)
-    info, context = cubeinfo_for(cube), context_for(level, cube.gammons)
+    info, context = cubeinfo_for(cube), context_for(level, cube.cubeful)
     deeper = analysis_filter(level.plies) if level.plies else None
     for roll, weight in rolls:
         found = (find_best_moves(gnubg_board, info, context, roll) if deeper is None
