@@ -34,7 +34,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
      ("tavla", "tavla.apps", "tavla.settings", "tavla.queues", "tavla.celery", "tavla.tasks",
       "tavla.redis_client", "tavla.embedded_redis", "tavla.security", "tavla.throttles",
       "tavla.api_http", "tavla.api_parsers", "tavla.api_schema", "tavla.persian_digits",
-      "tavla.metrics", "tavla.logs")),
+      "tavla.metrics", "tavla.logs", "tavla.heartbeats")),
     ("match records and reads: models, rules, state, selectors, access, ratings",
      ("matches", "matches.models", "matches.rules", "matches.errors", "matches.signals",
       "matches.jsontext", "matches.secret_fields", "matches.state", "matches.selectors",

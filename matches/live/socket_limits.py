@@ -53,7 +53,7 @@ from channels.exceptions import StopConsumer
 from django.conf import settings
 
 from matches.live import shared_limits
-from matches.live.leases import Leases
+from matches.live.leases import lease_heartbeats
 from tavla import metrics
 
 CLOSE_POLICY_VIOLATION: Final = 1008
@@ -216,7 +216,7 @@ class GuardedSocket:
             return
         self._client, self._lease = client, lease
         if lease is not None:
-            Leases.of_running_loop().add(lease)
+            lease_heartbeats().add(lease.member, lease)
         metrics.OPEN_SOCKETS.inc()
         self._bucket = message_buckets.get(client)
         self._read_bucket = read_buckets.get(client)
@@ -235,7 +235,7 @@ class GuardedSocket:
         if message.get("code") == FUSE_BLOWN:
             await self._penalise(client)
         if lease is not None:
-            Leases.of_running_loop().remove(lease)
+            lease_heartbeats().remove(lease.member)
             await sync_to_async(shared_limits.release, thread_sensitive=False)(lease)
         await super().websocket_disconnect(message)  # type: ignore[misc]
 

@@ -16,16 +16,14 @@ the list and the withdrawal of seeks, which expire by themselves anyway.
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
 import logging
 import time
-import weakref
 from typing import Any, Final
 
 from asgiref.sync import sync_to_async
 
-from matches.services.presence import heartbeat_interval, ttl
+from matches.services.presence import ttl
+from tavla.heartbeats import Heartbeats
 from tavla.redis_client import redis_client
 
 logger = logging.getLogger(__name__)
@@ -101,7 +99,7 @@ class OnlineHeartbeat:
     def __init__(self, *, player_id: int, channel_name: str) -> None:
         self.player_id = player_id
         self.channel_name = channel_name
-        self._beats: _Beats | None = None
+        self._beats: Heartbeats | None = None
 
     async def open(self) -> None:
         try:
@@ -109,13 +107,13 @@ class OnlineHeartbeat:
                 [(self.player_id, self.channel_name)])
         except Exception:  # noqa: BLE001 - logged; the next heartbeat tries again
             logger.exception("online: could not record an open socket")
-        self._beats = _Beats.of(asyncio.get_running_loop())
-        self._beats.add(self)
+        self._beats = Heartbeats.of_running_loop("online", refresh_all)
+        self._beats.add(id(self), (self.player_id, self.channel_name))
 
     async def close(self) -> bool:
         """Forget the socket; True when it was the player's last (False if Redis failed)."""
         if self._beats is not None:
-            self._beats.remove(self)
+            self._beats.remove(id(self))
             self._beats = None
         try:
             return await sync_to_async(went_offline, thread_sensitive=False)(
@@ -123,42 +121,3 @@ class OnlineHeartbeat:
         except Exception:  # noqa: BLE001 - the socket is closing anyway; its entry expires
             logger.exception("online: could not record a closed socket")
             return False
-
-
-class _Beats:
-    """The open notice sockets of one event loop, refreshed together every interval."""
-
-    _by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Beats] = (
-        weakref.WeakKeyDictionary())
-
-    def __init__(self) -> None:
-        self.sockets: dict[int, OnlineHeartbeat] = {}
-        self.task: asyncio.Task[None] | None = None
-
-    @classmethod
-    def of(cls, loop: asyncio.AbstractEventLoop) -> _Beats:
-        beats = cls._by_loop.get(loop)
-        if beats is None:
-            beats = cls._by_loop[loop] = cls()
-        return beats
-
-    def add(self, socket: OnlineHeartbeat) -> None:
-        self.sockets[id(socket)] = socket
-        if self.task is None or self.task.done():
-            self.task = asyncio.get_running_loop().create_task(
-                self._beat(), name="online-heartbeats", context=contextvars.Context())
-
-    def remove(self, socket: OnlineHeartbeat) -> None:
-        self.sockets.pop(id(socket), None)
-        if not self.sockets and self.task is not None:
-            self.task.cancel()
-            self.task = None
-
-    async def _beat(self) -> None:
-        while True:
-            await asyncio.sleep(heartbeat_interval())
-            entries: list[Any] = [(s.player_id, s.channel_name) for s in self.sockets.values()]
-            try:
-                await sync_to_async(refresh_all, thread_sensitive=False)(entries)
-            except Exception:  # noqa: BLE001 - logged; the next heartbeat tries again
-                logger.exception("online: could not refresh %d open sockets", len(entries))

@@ -21,16 +21,13 @@ two answers for the clock, which log it and say "unknown".
 
 from __future__ import annotations
 
-import asyncio
-import contextvars
 import logging
 import time
-import weakref
 from typing import Any, Final
 
 from asgiref.sync import sync_to_async
-from django.conf import settings
 
+from tavla.heartbeats import Heartbeats, heartbeat_interval
 from tavla.redis_client import redis_client
 
 logger = logging.getLogger(__name__)
@@ -59,11 +56,6 @@ if left == 0 then
 end
 return left
 """
-
-
-def heartbeat_interval() -> float:
-    """Seconds between two refreshes of an open board."""
-    return float(getattr(settings, "TAVLA_PRESENCE_HEARTBEAT", 10.0))
 
 
 def ttl() -> float:
@@ -197,7 +189,7 @@ class BoardHeartbeat:
     A consumer calls :meth:`open` once the player's board is open and :meth:`close` when
     it closes. Redis being unreachable never fails the board: the error is logged and the
     next heartbeat tries again. Every open board of a process is refreshed by one task, in
-    one Redis round trip an interval (:class:`_Heartbeats`): a call for each board was 3% of
+    one Redis round trip an interval (:mod:`tavla.heartbeats`): a call for each board was 3% of
     a web process with a thousand boards open (``benchmarks/live_load.py``).
     """
 
@@ -205,7 +197,7 @@ class BoardHeartbeat:
         self.table_id = table_id
         self.player_id = player_id
         self.channel_name = channel_name
-        self._beats: _Heartbeats | None = None
+        self._beats: Heartbeats | None = None
 
     def _ids(self) -> dict[str, Any]:
         return {"table_id": self.table_id, "player_id": self.player_id,
@@ -213,12 +205,12 @@ class BoardHeartbeat:
 
     async def open(self) -> None:
         await self._announce()
-        self._beats = _Heartbeats.of(asyncio.get_running_loop())
-        self._beats.add(self)
+        self._beats = board_heartbeats()
+        self._beats.add(id(self), self._ids())
 
     async def close(self) -> None:
         if self._beats is not None:
-            self._beats.remove(self)
+            self._beats.remove(id(self))
             self._beats = None
         try:
             await sync_to_async(disconnected, thread_sensitive=False)(**self._ids())
@@ -232,42 +224,6 @@ class BoardHeartbeat:
             logger.exception("presence: could not record an open board")
 
 
-class _Heartbeats:
-    """The open boards of one event loop, and the task that refreshes them all every
-    interval while there is a board to refresh."""
-
-    _by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Heartbeats] = (
-        weakref.WeakKeyDictionary())
-
-    def __init__(self) -> None:
-        self.boards: dict[int, BoardHeartbeat] = {}
-        self.task: asyncio.Task[None] | None = None
-
-    @classmethod
-    def of(cls, loop: asyncio.AbstractEventLoop) -> _Heartbeats:
-        beats = cls._by_loop.get(loop)
-        if beats is None:
-            beats = cls._by_loop[loop] = cls()
-        return beats
-
-    def add(self, board: BoardHeartbeat) -> None:
-        self.boards[id(board)] = board
-        if self.task is None or self.task.done():
-            self.task = asyncio.get_running_loop().create_task(
-                self._beat(), name="presence-heartbeats",
-                context=contextvars.Context())  # for every board: no one socket's log ids
-
-    def remove(self, board: BoardHeartbeat) -> None:
-        self.boards.pop(id(board), None)
-        if not self.boards and self.task is not None:
-            self.task.cancel()
-            self.task = None
-
-    async def _beat(self) -> None:
-        while True:
-            await asyncio.sleep(heartbeat_interval())
-            boards = [board._ids() for board in self.boards.values()]
-            try:
-                await sync_to_async(refresh_all, thread_sensitive=False)(boards)
-            except Exception:  # noqa: BLE001 - logged; the next heartbeat tries again
-                logger.exception("presence: could not refresh %d open boards", len(boards))
+def board_heartbeats() -> Heartbeats:
+    """The running loop's open boards, renewed together (:mod:`tavla.heartbeats`)."""
+    return Heartbeats.of_running_loop("presence", refresh_all)

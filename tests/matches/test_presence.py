@@ -97,9 +97,9 @@ async def test_the_process_heartbeat_runs_while_a_board_is_open(settings) -> Non
     boards = [presence.BoardHeartbeat(**IDS, channel_name=f"b{i}") for i in range(2)]
     for board in boards:
         await board.open()
-    beats = presence._Heartbeats.of(asyncio.get_running_loop())
+    beats = presence.board_heartbeats()
     task = beats.task
-    assert task is not None and len(beats.boards) == 2
+    assert task is not None and len(beats.members) == 2
     redis_client().delete(f"tavla:presence:{IDS['table_id']}:{IDS['player_id']}")  # lost
     await asyncio.sleep(0.5)  # the heartbeat puts both back
     assert redis_client().zcard(f"tavla:presence:{IDS['table_id']}:{IDS['player_id']}") == 2
