@@ -59,7 +59,7 @@ def test_a_director_adds_bots_to_an_arena_and_bad_requests_change_nothing(
     arena = services.arena_create(name="Later", starts_at=now + timedelta(hours=1),
                                   ends_at=now + timedelta(hours=2))
     stranger = make_player()
-    refusals = [
+    refusals: list[tuple[dict[str, Any], str]] = [
         ({"strength": "beginner", "count": 2, "actor": stranger}, "not_allowed"),
         ({"strength": "beginner", "count": 2, "actor": None}, "not_allowed"),
         ({"strength": "godlike", "count": 2, "actor": director}, "invalid_option"),

@@ -122,12 +122,14 @@ def test_an_arena_of_bots_pairs_scores_and_closes_by_the_rules(
     played = dict.fromkeys(bots, 0)
     streak = dict.fromkeys(bots, 0)
     for game in games:
-        loser = game.player_b_id if game.winner_id == game.player_a_id else game.player_a_id
-        points[game.winner_id] += 4 if streak[game.winner_id] >= 2 else 2
-        wins[game.winner_id] += 1
-        streak[game.winner_id] += 1
+        winner = game.winner_id
+        assert winner is not None
+        loser = game.player_b_id if winner == game.player_a_id else game.player_a_id
+        points[winner] += 4 if streak[winner] >= 2 else 2
+        wins[winner] += 1
+        streak[winner] += 1
         streak[loser] = 0
-        played[game.winner_id] += 1
+        played[winner] += 1
         played[loser] += 1
     board = selectors.arena_leaderboard(Arena.objects.get(pk=arena.pk))
     assert {row["player_id"]: (row["points"], row["wins"], row["played"], row["streak"])
@@ -231,14 +233,15 @@ def assert_bots_challenged_by_their_rule(ladder: Ladder, before: int, now: datet
     busy = {p for c in LadderChallenge.objects.filter(ladder=ladder, created_at__lt=now,
                                                       status__in=PENDING)
             for p in (c.challenger_id, c.defender_id)}
-    expected = set()
+    expected: set[tuple[Any, Any]] = set()
+    busy_ids: set[Any] = set(busy)
     for index, player in enumerate(order):
-        if player not in bots or player in busy:
+        if player not in bots or player in busy_ids:
             continue
-        free_above = [p for p in order[max(0, index - REACH):index] if p not in busy]
+        free_above = [p for p in order[max(0, index - REACH):index] if p not in busy_ids]
         if free_above:
             expected.add((player, free_above[0]))
-            busy.update((player, free_above[0]))
+            busy_ids.update((player, free_above[0]))
     assert {(c.challenger_id, c.defender_id) for c in new.values()} == expected
     for challenge in new.values():
         assert ladder_rules.challenge_refusal(order, challenge.challenger_id,
