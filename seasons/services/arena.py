@@ -120,7 +120,7 @@ def arena_add_bots(*, arena_id: int, strength: str, count: int, actor: Player | 
         if not may_direct(arena, actor):
             raise ArenaError("not_allowed", _("Only the arena's director may add bots."))
         if arena.closed_at is not None or now >= arena.ends_at:
-            raise ArenaError("arena_over", "This arena is over.")
+            raise ArenaError("arena_over", _("This arena is over."))
         taken = set(arena.entries.values_list("player_id", flat=True))
         added: list[ArenaEntry] = []
         number = 0

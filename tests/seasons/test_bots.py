@@ -191,3 +191,16 @@ def test_the_pages_offer_the_bots_form_to_the_director_only(
     client.post(f"/ladders/{ladder.pk}/bots/", {"strength": "advanced", "count": 2})
     assert [p.bot_strength for p in Player.objects.filter(
         ladder_entries__ladder=ladder).order_by("ladder_entries__place")] == ["advanced"] * 2
+
+
+def test_a_person_who_challenges_a_bot_is_taken_to_the_table(
+        director: Player, make_player: Callable[..., Player]) -> None:
+    ladder = services.ladder_create(name="Club", reach=2, match_length=1)
+    bot = services.ladder_add_bots(ladder_id=ladder.pk, strength="expert", count=1,
+                                   actor=director)[0].player
+    person = make_player()
+    services.ladder_join(ladder_id=ladder.pk, player=person)
+    answer = client_of(person).post(f"/ladders/{ladder.pk}/challenge/", {"defender": bot.pk})
+    challenge = LadderChallenge.objects.get()
+    assert challenge.status == ChallengeStatus.ACCEPTED and challenge.match is not None
+    assert answer.url == f"/tables/{challenge.match.table_id}/"
