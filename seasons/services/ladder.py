@@ -442,12 +442,12 @@ def _accept(ladder: Ladder, challenge: LadderChallenge, now: datetime) -> None:
 def _bots_challenge(ladder_id: int, now: datetime) -> int:
     """Every free bot, top first, challenges the highest free player within its reach (the
     rule of the module's docstring); how many challenged."""
+    if not LadderEntry.objects.filter(ladder_id=ladder_id, player__is_bot=True).exists():
+        return 0  # most ladders: no lock taken
     made = 0
     with transaction.atomic():
         ladder = _locked(ladder_id)
         entries = list(ladder.entries.select_related("player").order_by("place"))
-        if not any(entry.player.is_bot for entry in entries):
-            return 0
         busy: set[int] = set()
         for a, b in ladder.challenges.filter(status__in=PENDING).values_list("challenger",
                                                                              "defender"):
