@@ -5,6 +5,8 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from matches.gnubg.bot_views import STRENGTH_LABELS
+from tavla.analysis.levels import STRENGTHS
 from tavla.engine.clock import PRESETS
 
 
@@ -38,3 +40,12 @@ class LadderForm(forms.Form):
                                       max_value=25, initial=5)
     clock = forms.ChoiceField(label=_("Clock"), initial="normal",
                               choices=[(name, name) for name in PRESETS])
+
+
+class AddBotsForm(forms.Form):
+    """A director adds gnubg bots to an arena or a ladder (docs/seasons.md, "Bots")."""
+
+    strength = forms.ChoiceField(label=_("Bot strength"), initial="intermediate",
+                                 choices=[(key, STRENGTH_LABELS.get(key, level.label))
+                                          for key, level in STRENGTHS.items()])
+    count = forms.IntegerField(label=_("How many"), min_value=1, max_value=20, initial=1)

@@ -14,6 +14,7 @@ urlpatterns = [
     path("<int:pk>/join/", views.ladder_join, name="join"),
     path("<int:pk>/leave/", views.ladder_leave, name="leave"),
     path("<int:pk>/challenge/", views.ladder_challenge, name="challenge"),
+    path("<int:pk>/bots/", views.ladder_add_bots, name="add_bots"),
     path("challenges/<int:pk>/accept/", views.challenge_answer, {"answer": "accept"},
          name="accept"),
     path("challenges/<int:pk>/decline/", views.challenge_answer, {"answer": "decline"},

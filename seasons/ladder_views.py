@@ -14,8 +14,9 @@ from django.views.decorators.http import require_GET, require_POST
 from matches.errors import ServiceError
 from matches.players.accounts import player_for_user
 from seasons import selectors, services
-from seasons.forms import LadderForm
+from seasons.forms import AddBotsForm, LadderForm
 from seasons.models import Ladder, LadderChallenge
+from seasons.services.ladder import may_direct
 from seasons.services.tables import template_clock_fields
 
 
@@ -45,7 +46,32 @@ def ladder_new(request: HttpRequest) -> HttpResponse:
 @require_GET
 def ladder_detail(request: HttpRequest, pk: int) -> HttpResponse:
     ladder = get_object_or_404(Ladder, pk=pk)
-    return render(request, "seasons/ladder.html", selectors.ladder_context(ladder, request.user))
+    context = selectors.ladder_context(ladder, request.user)
+    if request.user.is_authenticated and may_direct(ladder, player_for_user(request.user)):
+        context["bots_form"] = AddBotsForm()
+    return render(request, "seasons/ladder.html", context)
+
+
+@login_required
+@require_POST
+def ladder_add_bots(request: HttpRequest, pk: int) -> HttpResponse:
+    """The director's form: put gnubg bots of a strength on the ladder."""
+    ladder = get_object_or_404(Ladder, pk=pk)
+    form = AddBotsForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(str(e) for errors in form.errors.values()
+                                         for e in errors))
+        return _back(ladder.pk)
+    try:
+        added = services.ladder_add_bots(ladder_id=ladder.pk,
+                                         actor=player_for_user(request.user),
+                                         **form.cleaned_data)
+    except ServiceError as error:
+        messages.error(request, error.detail)
+    else:
+        messages.success(request, _("%(count)s bots joined the ladder, at the bottom.")
+                         % {"count": len(added)})
+    return _back(ladder.pk)
 
 
 @require_GET
@@ -96,11 +122,13 @@ def ladder_challenge(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, _("Choose a player to challenge."))
         return _back(ladder.pk)
     try:
-        services.ladder_challenge(ladder_id=ladder.pk, challenger=player_for_user(request.user),
-                                  defender_id=defender)
+        challenge = services.ladder_challenge(
+            ladder_id=ladder.pk, challenger=player_for_user(request.user), defender_id=defender)
     except ServiceError as error:
         messages.error(request, error.detail)
     else:
+        if challenge.match is not None:  # a bot accepts at once: to the table
+            return redirect(reverse("table", args=[challenge.match.table_id]))
         messages.success(request, _("Challenge sent: the defender has %(days)s days to accept.")
                          % {"days": ladder.accept_days})
     return _back(ladder.pk)

@@ -13,4 +13,5 @@ urlpatterns = [
     path("<int:pk>/live/", views.arena_live, name="arena_live"),
     path("<int:pk>/join/", views.arena_join, name="arena_join"),
     path("<int:pk>/pause/", views.arena_pause, name="arena_pause"),
+    path("<int:pk>/bots/", views.arena_add_bots, name="arena_add_bots"),
 ]

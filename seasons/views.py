@@ -18,8 +18,9 @@ from matches.errors import ServiceError
 from matches.models import Player
 from matches.players.accounts import player_for_user
 from seasons import selectors, services
-from seasons.forms import ArenaForm
+from seasons.forms import AddBotsForm, ArenaForm
 from seasons.models import Arena
+from seasons.services.arena import may_direct
 from seasons.services.tables import template_clock_fields
 from seasons.standings import club_season
 
@@ -61,7 +62,30 @@ def arena_new(request: HttpRequest) -> HttpResponse:
 @require_GET
 def arena_detail(request: HttpRequest, pk: int) -> HttpResponse:
     arena = get_object_or_404(Arena, pk=pk)
-    return render(request, "seasons/arena.html", selectors.arena_context(arena, request.user))
+    context = selectors.arena_context(arena, request.user)
+    if request.user.is_authenticated and may_direct(arena, player_for_user(request.user)):
+        context["bots_form"] = AddBotsForm()
+    return render(request, "seasons/arena.html", context)
+
+
+@login_required
+@require_POST
+def arena_add_bots(request: HttpRequest, pk: int) -> HttpResponse:
+    """The director's form: add gnubg bots of a strength to the arena."""
+    arena = get_object_or_404(Arena, pk=pk)
+    form = AddBotsForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(str(e) for errors in form.errors.values()
+                                         for e in errors))
+        return redirect(reverse("seasons:arena", args=[arena.pk]))
+    try:
+        added = services.arena_add_bots(arena_id=arena.pk, actor=player_for_user(request.user),
+                                        **form.cleaned_data)
+    except ServiceError as error:
+        messages.error(request, error.detail)
+    else:
+        messages.success(request, _("%(count)s bots joined the arena.") % {"count": len(added)})
+    return redirect(reverse("seasons:arena", args=[arena.pk]))
 
 
 @require_GET

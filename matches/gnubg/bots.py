@@ -39,19 +39,25 @@ logger = logging.getLogger(__name__)
 _RNG = random.SystemRandom()
 
 
-def bot_player(strength: str) -> Player:
+def bot_player(strength: str, number: int = 1) -> Player:
     """The bot player of ``strength`` (a key of ``STRENGTHS``), created on first use with a
-    user who cannot log in."""
+    user who cannot log in. ``number`` 2, 3, ... are more bots of the same strength, for
+    events where one player may stand only once (an arena, a ladder): "GNU Backgammon
+    (Beginner) 2"."""
     level = bot_strength(strength)
+    if not (isinstance(number, int) and number >= 1):
+        raise ValueError(f"a bot's number is 1 or more, not {number!r}")
     username = f"gnubg-{level.key.replace('_', '-')}"
+    display_name = f"GNU Backgammon ({level.label})"
+    if number > 1:
+        username, display_name = f"{username}-{number}", f"{display_name} {number}"
     user, created = get_user_model().objects.get_or_create(username=username)
     if created:
         user.set_unusable_password()
         user.save(update_fields=["password"])
     player, _created = Player.objects.get_or_create(
         user=user,
-        defaults={"display_name": f"GNU Backgammon ({level.label})", "is_bot": True,
-                  "bot_strength": level.key},
+        defaults={"display_name": display_name, "is_bot": True, "bot_strength": level.key},
     )
     return player
 

@@ -3,6 +3,7 @@ tasks and the ``match_finished`` receivers)."""
 
 from seasons.services.arena import (
     ArenaError,
+    arena_add_bots,
     arena_create,
     arena_group,
     arena_join,
@@ -14,6 +15,7 @@ from seasons.services.arena import (
 from seasons.services.ladder import (
     LadderError,
     ladder_accept,
+    ladder_add_bots,
     ladder_challenge,
     ladder_check,
     ladder_create,
@@ -32,7 +34,8 @@ from seasons.services.league import (
 )
 
 __all__ = ["ArenaError", "LadderError", "LeagueError", "league_create", "league_first_season",
-           "league_next_season", "arena_create", "arena_group", "arena_join",
-           "arena_pair", "arena_pause", "arena_sweep", "ladder_accept", "ladder_challenge",
+           "league_next_season", "arena_add_bots", "arena_create", "arena_group", "arena_join",
+           "arena_pair", "arena_pause", "arena_sweep", "ladder_accept",
+           "ladder_add_bots", "ladder_challenge",
            "ladder_check", "ladder_create", "ladder_decline", "ladder_group", "ladder_join",
            "ladder_leave", "ladder_sweep", "on_ladder_match_finished", "on_match_finished"]

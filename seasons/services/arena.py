@@ -5,6 +5,11 @@ pause, an arena match ends (after its transaction commits) — and on the beat's
 (:func:`arena_sweep`), which also closes arenas whose time is up and whose last match ended.
 Pairing locks the arena's row, so two pairings of one arena never run at once and nobody is
 paired twice. The rules are :mod:`seasons.formats.arena`'s.
+
+Bots (:func:`arena_add_bots`): a director seats gnubg bots of a chosen strength as players.
+They are paired like anyone (nothing here tells them apart) and never pause; their matches
+are tables with a bot (``Match.has_bot``), so the bot worker plays every turn, the first
+included (:func:`matches.gnubg.bots.on_match_changed` runs on the match's start too).
 """
 
 from __future__ import annotations
@@ -14,17 +19,22 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from matches.errors import ServiceError
+from matches.gnubg.bots import bot_player
 from matches.models import Match, Player
 from matches.rules import rule_names
 from matches.services.broadcast import broadcast_on_commit
 from seasons.formats.arena import ArenaResult, last_opponents, pair_free, scores
 from seasons.models import Arena, ArenaEntry, ArenaGame
 from seasons.services.tables import start_match
+from tavla.analysis.levels import STRENGTHS
 
 #: The longest arena: a club evening.
 MAX_DURATION = timedelta(hours=12)
+#: The most bots one request adds (an arena may hold more, a request at a time).
+MAX_BOTS_AT_ONCE = 20
 
 
 class ArenaError(ServiceError):
@@ -74,6 +84,8 @@ def arena_pause(*, arena_id: int, player: Player | None, paused: bool,
                 now: datetime | None = None) -> ArenaEntry:
     """Pause (not paired until back; points kept) or come back."""
     now = now or timezone.now()
+    if player is not None and player.is_bot:
+        raise ArenaError("bot_never_pauses", _("A bot never pauses."))
     with transaction.atomic():
         arena = _locked(arena_id)
         entry = ArenaEntry.objects.filter(arena=arena, player=player).first()
@@ -86,6 +98,56 @@ def arena_pause(*, arena_id: int, player: Player | None, paused: bool,
             entry.save(update_fields=["paused", "free_since"])
             _pair_on_commit(arena.pk, now)
     return entry
+
+
+def arena_add_bots(*, arena_id: int, strength: str, count: int, actor: Player | None,
+                   now: datetime | None = None) -> list[ArenaEntry]:
+    """The director ``actor`` adds ``count`` gnubg bots of ``strength`` to the arena (before
+    it ends): the lowest-numbered bots of that strength not in it yet
+    (:func:`matches.gnubg.bots.bot_player`), paired at once if it is running. Only the
+    arena's creator or whoever may create arenas (``seasons.add_arena``) may.
+
+    Refused, nothing changed: ``not_allowed``, ``invalid_option`` (an unknown strength, a
+    count not from 1 to :data:`MAX_BOTS_AT_ONCE`), ``arena_over``, ``not_found``."""
+    now = now or timezone.now()
+    level = _bot_strength(strength)
+    if isinstance(count, bool) or not isinstance(count, int) or not (
+            1 <= count <= MAX_BOTS_AT_ONCE):
+        raise ArenaError("invalid_option", _("Add from 1 to %(most)s bots at a time.")
+                         % {"most": MAX_BOTS_AT_ONCE})
+    with transaction.atomic():
+        arena = _locked(arena_id)
+        if not may_direct(arena, actor):
+            raise ArenaError("not_allowed", _("Only the arena's director may add bots."))
+        if arena.closed_at is not None or now >= arena.ends_at:
+            raise ArenaError("arena_over", _("This arena is over."))
+        taken = set(arena.entries.values_list("player_id", flat=True))
+        added: list[ArenaEntry] = []
+        number = 0
+        while len(added) < count:
+            number += 1
+            bot = bot_player(level, number)
+            if bot.pk in taken or not bot.is_bot:
+                continue  # already in (or the name is a person's: never seat them)
+            added.append(ArenaEntry.objects.create(arena=arena, player=bot, free_since=now))
+        _pair_on_commit(arena.pk, now)
+    return added
+
+
+def may_direct(arena: Arena, player: Player | None) -> bool:
+    """Whether ``player`` directs the arena: its creator, or whoever may create arenas."""
+    if player is None or player.is_bot:
+        return False
+    if arena.created_by_id is not None and arena.created_by_id == player.pk:
+        return True
+    return bool(player.user.is_active and player.user.has_perm("seasons.add_arena"))
+
+
+def _bot_strength(strength: str) -> str:
+    if not isinstance(strength, str) or strength not in STRENGTHS:
+        raise ArenaError("invalid_option", _("A bot's strength is one of: %(strengths)s.")
+                         % {"strengths": ", ".join(STRENGTHS)})
+    return strength
 
 
 def arena_pair(*, arena_id: int, now: datetime | None = None) -> list[ArenaGame]:

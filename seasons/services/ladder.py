@@ -18,6 +18,21 @@ Rules the site adds to the formats' (docs/seasons.md):
 - A player with no ladder match decided for ``inactivity_days`` (counted from joining, from
   their last decided challenge, or from their last drop) drops ``drop_places`` places.
 
+Bots (:func:`ladder_add_bots`): a director puts gnubg bots on the ladder; they then play it
+on their own, by two rules:
+
+- A bot accepts every challenge at once, inside :func:`ladder_challenge`'s own transaction:
+  it has nobody to press *Accept*, and answering at once (rather than at the next sweep)
+  means a bot's challenge is never open, so it can never expire into a forfeit, and the
+  match starts at once (the bot worker plays the bot's turns).
+- In :func:`ladder_sweep`, after the deadlines and the drops, every bot with no pending
+  challenge, top of the ladder first, challenges the highest-placed player within its reach
+  who has no pending challenge either (the challenge is then like anyone's: a bot defender
+  accepts at once, a person has the ladder's days to answer). Top first, so a bot higher up
+  chooses before the bots below it.
+
+Inactivity applies to bots as to anyone.
+
 Lock order: match → ladder (the match-play finisher holds the match when it tells us through
 ``match_finished``); the sweep ends a late match through :mod:`matches.services` before it
 locks the ladder.
@@ -31,9 +46,11 @@ from typing import Any, cast
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from matches import services as match_services
 from matches.errors import ServiceError
+from matches.gnubg.bots import bot_player
 from matches.models import Match, MatchStatus, Player
 from matches.rules import rule_names
 from matches.services.broadcast import broadcast_on_commit
@@ -49,10 +66,13 @@ from seasons.models import (
     LadderEventKind,
 )
 from seasons.services.tables import start_match
+from tavla.analysis.levels import STRENGTHS
 
 #: The limits of a ladder's settings (days, places).
 LIMITS = {"reach": (1, 20), "accept_days": (1, 30), "play_days": (1, 60),
           "inactivity_days": (1, 365), "drop_places": (0, 50), "match_length": (1, 25)}
+#: The most bots one request adds.
+MAX_BOTS_AT_ONCE = 20
 
 
 class LadderError(ServiceError):
@@ -130,10 +150,7 @@ def ladder_challenge(*, ladder_id: int, challenger: Player | None, defender_id: 
         if _pending_of(ladder, defender_id) is not None:
             raise LadderError("defender_busy",
                               "That player already has a challenge to finish; try later.")
-        challenge = LadderChallenge.objects.create(
-            ladder=ladder, challenger=challenger, defender_id=defender_id, created_at=now,
-            accept_by=now + timedelta(days=ladder.accept_days))
-        _changed(ladder.pk)
+        challenge = _challenge(ladder, challenger, defender_id, now)
     return challenge
 
 
@@ -146,15 +163,50 @@ def ladder_accept(*, challenge_id: int, player: Player | None,
     with transaction.atomic():
         challenge, ladder = _locked_challenge(challenge_id)
         _require_open_for(challenge, player, now)
-        challenge.match = start_match(
-            name=f"{ladder.name} · {challenge.challenger} – {challenge.defender}",
-            match_length=ladder.match_length, rules=ladder.rule_values(),
-            a=challenge.challenger, b=challenge.defender)
-        challenge.status, challenge.accepted_at = ChallengeStatus.ACCEPTED, now
-        challenge.play_by = now + timedelta(days=ladder.play_days)
-        challenge.save(update_fields=["match", "status", "accepted_at", "play_by"])
-        _changed(ladder.pk)
+        _accept(ladder, challenge, now)
     return challenge
+
+
+def ladder_add_bots(*, ladder_id: int, strength: str, count: int, actor: Player | None,
+                    now: datetime | None = None) -> list[LadderEntry]:
+    """The director ``actor`` puts ``count`` gnubg bots of ``strength`` on the ladder, at the
+    bottom one after the other: the lowest-numbered bots of that strength not on it yet
+    (:func:`matches.gnubg.bots.bot_player`). Only the ladder's creator or whoever may create
+    ladders (``seasons.add_ladder``) may. Refused, nothing changed: ``not_allowed``,
+    ``invalid_option`` (an unknown strength, a count not from 1 to
+    :data:`MAX_BOTS_AT_ONCE`), ``not_found``."""
+    now = now or timezone.now()
+    if not isinstance(strength, str) or strength not in STRENGTHS:
+        raise LadderError("invalid_option", _("A bot's strength is one of: %(strengths)s.")
+                          % {"strengths": ", ".join(STRENGTHS)})
+    if isinstance(count, bool) or not isinstance(count, int) or not (
+            1 <= count <= MAX_BOTS_AT_ONCE):
+        raise LadderError("invalid_option", _("Add from 1 to %(most)s bots at a time.")
+                          % {"most": MAX_BOTS_AT_ONCE})
+    with transaction.atomic():
+        ladder = _locked(ladder_id)
+        if not may_direct(ladder, actor):
+            raise LadderError("not_allowed", _("Only the ladder's director may add bots."))
+        taken = set(ladder.entries.values_list("player_id", flat=True))
+        added: list[LadderEntry] = []
+        number = 0
+        while len(added) < count:
+            number += 1
+            bot = bot_player(strength, number)
+            if bot.pk in taken or not bot.is_bot:
+                continue  # already on it (or the name is a person's: never put them on)
+            _record(ladder, rules.Joined(bot.pk), now)
+            added.append(LadderEntry.objects.get(ladder=ladder, player=bot))
+    return added
+
+
+def may_direct(ladder: Ladder, player: Player | None) -> bool:
+    """Whether ``player`` directs the ladder: its creator, or whoever may create ladders."""
+    if player is None or player.is_bot:
+        return False
+    if ladder.created_by_id is not None and ladder.created_by_id == player.pk:
+        return True
+    return bool(player.user.is_active and player.user.has_perm("seasons.add_ladder"))
 
 
 def ladder_decline(*, challenge_id: int, player: Player | None,
@@ -197,9 +249,11 @@ def ladder_sweep(*, now: datetime | None = None) -> dict[str, int]:
         except ServiceError:
             continue  # it ended meanwhile (another sweep, or the last move): decided already
         late += 1
+    bots = 0
     for ladder_id in Ladder.objects.values_list("pk", flat=True):
         dropped += _drop_inactive(ladder_id, now)
-    return {"expired": expired, "late": late, "dropped": dropped}
+        bots += _bots_challenge(ladder_id, now)
+    return {"expired": expired, "late": late, "dropped": dropped, "bot_challenges": bots}
 
 
 def on_match_finished(sender: Any, match: Match, **kwargs: Any) -> None:
@@ -355,6 +409,61 @@ def _drop_inactive(ladder_id: int, now: datetime) -> int:
             # The period is counted even at the bottom: the next drop is a period later.
             LadderEntry.objects.filter(pk=entry.pk).update(dropped_at=now)
     return dropped
+
+
+def _challenge(ladder: Ladder, challenger: Player, defender_id: int,
+               now: datetime) -> LadderChallenge:
+    """A new challenge (the rules checked by the caller, the ladder's row locked); a bot
+    defender accepts it at once (see the module)."""
+    challenge = LadderChallenge.objects.create(
+        ladder=ladder, challenger=challenger, defender_id=defender_id, created_at=now,
+        accept_by=now + timedelta(days=ladder.accept_days))
+    challenge = LadderChallenge.objects.select_related("challenger", "defender").get(
+        pk=challenge.pk)
+    if challenge.defender.is_bot:
+        _accept(ladder, challenge, now)
+    _changed(ladder.pk)
+    return challenge
+
+
+def _accept(ladder: Ladder, challenge: LadderChallenge, now: datetime) -> None:
+    """The challenge is accepted: a table with the ladder's rules, both seated; the match is
+    to be finished within ``play_days``."""
+    challenge.match = start_match(
+        name=f"{ladder.name} · {challenge.challenger} – {challenge.defender}",
+        match_length=ladder.match_length, rules=ladder.rule_values(),
+        a=challenge.challenger, b=challenge.defender)
+    challenge.status, challenge.accepted_at = ChallengeStatus.ACCEPTED, now
+    challenge.play_by = now + timedelta(days=ladder.play_days)
+    challenge.save(update_fields=["match", "status", "accepted_at", "play_by"])
+    _changed(ladder.pk)
+
+
+def _bots_challenge(ladder_id: int, now: datetime) -> int:
+    """Every free bot, top first, challenges the highest free player within its reach (the
+    rule of the module's docstring); how many challenged."""
+    if not LadderEntry.objects.filter(ladder_id=ladder_id, player__is_bot=True).exists():
+        return 0  # most ladders: no lock taken
+    made = 0
+    with transaction.atomic():
+        ladder = _locked(ladder_id)
+        entries = list(ladder.entries.select_related("player").order_by("place"))
+        busy: set[int] = set()
+        for a, b in ladder.challenges.filter(status__in=PENDING).values_list("challenger",
+                                                                             "defender"):
+            busy.update((a, b))
+        order = tuple(entry.player_id for entry in entries)
+        for index, entry in enumerate(entries):
+            if not entry.player.is_bot or entry.player_id in busy:
+                continue
+            defender = next((other for other in order[max(0, index - ladder.reach):index]
+                             if other not in busy), None)
+            if defender is None:
+                continue
+            _challenge(ladder, entry.player, defender, now)
+            busy.update((entry.player_id, defender))
+            made += 1
+    return made
 
 
 def _late_player(challenge: LadderChallenge, match: Match) -> Player:
