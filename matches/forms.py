@@ -10,6 +10,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from matches.gnubg.bots import BOT_NAME_PREFIX
 from matches.models import Player
 from matches.players.accounts import player_for_user
 from matches.players.history import MAX_PAGE_SIZE, PAGE_SIZE, HistoryFilters, Outcome
@@ -109,10 +110,20 @@ class SeekForm(forms.Form):
 
 
 class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
-    """Django's own sign-up form; a player is created on first use."""
+    """Django's own sign-up form; a player is created on first use. Names beginning with
+    ``gnubg-`` are the bots' (``gnubg-expert``, ``gnubg-beginner-2``: see
+    :func:`matches.gnubg.bots.bot_player`), so nobody can pass for one."""
 
     class Meta(UserCreationForm.Meta):  # type: ignore[name-defined,misc]
         fields = ("username",)
+
+    def clean_username(self) -> str:
+        username: str = super().clean_username()
+        if username.lower().startswith(BOT_NAME_PREFIX):
+            raise forms.ValidationError(
+                _("Names beginning with “%(prefix)s” are kept for the club's bots."),
+                code="reserved", params={"prefix": BOT_NAME_PREFIX})
+        return username
 
 
 class MatchHistoryForm(forms.Form):

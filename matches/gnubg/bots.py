@@ -47,7 +47,7 @@ def bot_player(strength: str, number: int = 1) -> Player:
     level = bot_strength(strength)
     if not (isinstance(number, int) and number >= 1):
         raise ValueError(f"a bot's number is 1 or more, not {number!r}")
-    username = f"gnubg-{level.key.replace('_', '-')}"
+    username = f"{BOT_NAME_PREFIX}{level.key.replace('_', '-')}"
     display_name = f"GNU Backgammon ({level.label})"
     if number > 1:
         username, display_name = f"{username}-{number}", f"{display_name} {number}"
@@ -172,6 +172,9 @@ def pause_seconds() -> float:
     low, high = getattr(settings, "TAVLA_BOT_PAUSE", (0.8, 2.0))
     return _RNG.uniform(float(low), float(high))
 
+
+#: Every bot's user name begins so; sign-up refuses such names (matches.forms.SignUpForm).
+BOT_NAME_PREFIX: Final = "gnubg-"
 
 # The bot queue's task (:mod:`matches.gnubg.tasks`), asked for by its registered name.
 BOT_TURN_TASK = "matches.bot_turn"

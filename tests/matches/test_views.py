@@ -121,6 +121,15 @@ def test_sign_up_logs_the_new_member_in(client: Client) -> None:
     assert "newbie" in client.get("/lobby/").content.decode()
 
 
+@pytest.mark.parametrize("name", ["gnubg-expert", "GNUBG-beginner-2", "gnubg-anything"])
+def test_nobody_signs_up_under_a_bots_name(client: Client, name: str) -> None:
+    response = client.post("/accounts/signup/", {
+        "username": name, "password1": "a-long-Passw0rd!", "password2": "a-long-Passw0rd!",
+    })
+    assert response.status_code == 200 and "kept for the club" in response.content.decode()
+    assert not User.objects.filter(username=name).exists()
+
+
 def test_the_player_page_shows_rating_and_recent_matches(start_match: Callable[..., Match],
                                                          client: Client) -> None:
     match = start_match(dice=[[3, 1]], match_length=1, is_rated=True)
