@@ -27,12 +27,15 @@ from seasons.services.ladder import on_match_finished as on_ladder_match_finishe
 from seasons.services.league import (
     LeagueError,
     league_create,
+    league_enrol,
     league_first_season,
     league_next_season,
+    league_start_season,
 )
 
-__all__ = ["ArenaError", "LadderError", "LeagueError", "league_create", "league_first_season",
-           "league_next_season", "arena_create", "arena_group", "arena_join",
+__all__ = ["ArenaError", "LadderError", "LeagueError", "league_create", "league_enrol",
+           "league_first_season", "league_next_season", "league_start_season",
+           "arena_create", "arena_group", "arena_join",
            "arena_pair", "arena_pause", "arena_sweep", "ladder_accept", "ladder_challenge",
            "ladder_check", "ladder_create", "ladder_decline", "ladder_group", "ladder_join",
            "ladder_leave", "ladder_sweep", "on_ladder_match_finished", "on_match_finished"]

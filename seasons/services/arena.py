@@ -14,6 +14,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from matches.errors import ServiceError
 from matches.models import Match, Player
@@ -37,6 +38,9 @@ def arena_create(*, name: str, starts_at: datetime, ends_at: datetime, match_len
     unknown = set(rules) - set(rule_names(template=True))
     if unknown:
         raise ArenaError("invalid_option", f"Unknown arena options: {', '.join(sorted(unknown))}.")
+    if rules.get("correspondence_days") is not None:
+        # An arena lasts hours and pairs players at once: its matches are played live.
+        raise ArenaError("invalid_option", gettext("An arena is played with a live clock."))
     name = (name or "").strip()
     if not name:
         raise ArenaError("invalid_option", "An arena needs a name.")

@@ -48,7 +48,7 @@ from seasons.models import (
     LadderEvent,
     LadderEventKind,
 )
-from seasons.services.tables import start_match
+from seasons.services.tables import correspondence_refusal, start_match
 
 #: The limits of a ladder's settings (days, places).
 LIMITS = {"reach": (1, 20), "accept_days": (1, 30), "play_days": (1, 60),
@@ -68,6 +68,9 @@ def ladder_create(*, name: str, creator: Player | None = None, scope: str = "",
     if unknown:
         raise LadderError("invalid_option",
                           f"Unknown ladder options: {', '.join(sorted(unknown))}.")
+    refusal = correspondence_refusal(table_rules)
+    if refusal is not None:
+        raise LadderError("invalid_option", refusal)
     name = (name or "").strip()
     if not name:
         raise LadderError("invalid_option", "A ladder needs a name.")
