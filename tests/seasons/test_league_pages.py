@@ -113,7 +113,10 @@ def test_the_ladder_form_and_the_desk_take_days_per_move(
     assert client.post("/ladders/new/", {**ladder, "days": 9}).status_code == 200
     assert not Ladder.objects.exists()
     client.post("/ladders/new/", ladder)
-    assert Ladder.objects.get().correspondence_days == 4
+    made = Ladder.objects.get()
+    assert made.correspondence_days == 4 and made.clock_enabled
+    assert "correspondence: 4 days per move" in client.get(
+        f"/ladders/{made.pk}/").content.decode()
     assert "sundial" not in client.get("/arenas/new/").content.decode()
     arena_form = client.get("/arenas/new/").context["form"]
     assert "correspondence" not in dict(arena_form.fields["clock"].choices)
