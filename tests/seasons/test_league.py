@@ -221,7 +221,8 @@ def test_a_league_with_a_bad_setting_is_refused(bad: dict[str, object]) -> None:
     assert not League.objects.exists()
 
 
-def test_arenas_are_live_and_ladders_take_one_to_seven_days() -> None:
+def test_arenas_are_live_and_ladders_take_one_to_seven_days(
+        make_player: Callable[..., Player]) -> None:
     now = timezone.now()
     with pytest.raises(ArenaError):
         services.arena_create(name="A", starts_at=now, ends_at=now + timedelta(hours=1),
@@ -234,3 +235,11 @@ def test_arenas_are_live_and_ladders_take_one_to_seven_days() -> None:
     ladder = services.ladder_create(name="L", clock_enabled=True, correspondence_days=5)
     assert ladder.time_control() is not None
     assert ladder.time_control().delay == 5 * 24 * 3600  # type: ignore[union-attr]
+    top, challenger = make_player("top"), make_player("challenger")
+    for player in (top, challenger):
+        services.ladder_join(ladder_id=ladder.pk, player=player)
+    challenge = services.ladder_challenge(ladder_id=ladder.pk, challenger=challenger,
+                                          defender_id=top.pk)
+    accepted = services.ladder_accept(challenge_id=challenge.pk, player=top)
+    assert accepted.match is not None
+    assert accepted.match.table.correspondence_days == 5  # the ladder's table is by letters
