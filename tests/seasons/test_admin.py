@@ -106,3 +106,8 @@ def test_the_league_action_starts_a_season_through_the_service(
                                     "_selected_action": [rows[Ladder].pk]},  # type: ignore[attr-defined]
                           follow=True)
     assert "the order is the replay of its history" in checked.content.decode()
+    arenas = reverse("admin:seasons_arena_changelist")
+    paired = client.post(arenas, {"action": "pair_now",
+                                  "_selected_action": [rows[Arena].pk]},  # type: ignore[attr-defined]
+                         follow=True)
+    assert "0 matches started" in paired.content.decode()  # it starts in an hour
