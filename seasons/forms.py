@@ -83,6 +83,8 @@ class LeagueForm(ClockOrDaysForm):
 
 
 class EnrolForm(forms.Form):
+    """User names, to enrol or to withdraw (the page's two forms, apart by prefix)."""
+
     usernames = forms.CharField(
         label=_("User names (one a line, or separated by commas)"), max_length=4000,
         widget=forms.Textarea(attrs={"rows": 4}))

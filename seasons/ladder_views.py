@@ -161,7 +161,8 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
     may_direct = request.user.has_perm(LEAGUE_PERMISSION)
     return render(request, "seasons/league.html", {
         **selectors.league_context(league, request.user), "may_direct": may_direct,
-        "enrol_form": EnrolForm() if may_direct else None})
+        "enrol_form": EnrolForm(prefix="enrol") if may_direct else None,
+        "withdraw_form": EnrolForm(prefix="withdraw") if may_direct else None})
 
 
 def _to_league(league_id: int) -> HttpResponse:
@@ -172,7 +173,7 @@ def _to_league(league_id: int) -> HttpResponse:
 @require_POST
 def league_enrol(request: HttpRequest, pk: int) -> HttpResponse:
     league = get_object_or_404(League, pk=pk)
-    form = EnrolForm(request.POST)
+    form = EnrolForm(request.POST, prefix="enrol")
     if not form.is_valid():
         messages.error(request, _("Give the user names of the players to enrol."))
         return _to_league(league.pk)
@@ -184,6 +185,26 @@ def league_enrol(request: HttpRequest, pk: int) -> HttpResponse:
         messages.success(request, ngettext("%(count)s player enrolled.",
                                            "%(count)s players enrolled.", len(players))
                          % {"count": len(players)})
+    return _to_league(league.pk)
+
+
+@permission_required(LEAGUE_PERMISSION)
+@require_POST
+def league_withdraw(request: HttpRequest, pk: int) -> HttpResponse:
+    league = get_object_or_404(League, pk=pk)
+    form = EnrolForm(request.POST, prefix="withdraw")
+    if not form.is_valid():
+        messages.error(request, _("Give the user names of the players to withdraw."))
+        return _to_league(league.pk)
+    try:
+        players = services.league_withdraw(league_id=league.pk, usernames=form.names())
+    except ServiceError as error:
+        messages.error(request, error.detail)
+    else:
+        messages.success(request, ngettext(
+            "%(count)s player withdrawn: out of the next season.",
+            "%(count)s players withdrawn: out of the next season.", len(players))
+            % {"count": len(players)})
     return _to_league(league.pk)
 
 

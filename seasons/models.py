@@ -226,12 +226,15 @@ class League(TemplateRules):
 
 class LeagueMember(models.Model):
     """A player the director enrolled: drawn into the first season, or joining the last
-    division of the next one."""
+    division of the next one; once withdrawn (``left_at``), out of the next season."""
 
     league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="members")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="league_members",
                                verbose_name=_("player"))
     enrolled_at = models.DateTimeField(_("enrolled"), default=timezone.now)
+    # Withdrawn by the director: leaves the league at the next season (their results in the
+    # current one stand, as the round robin says).
+    left_at = models.DateTimeField(_("withdrawn"), null=True, blank=True)
 
     class Meta:
         verbose_name = _("league player")

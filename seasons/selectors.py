@@ -214,11 +214,14 @@ def league_context(league: League, user: Any) -> dict[str, Any]:
         past.append({"season": season, "divisions": [
             {"division": d, "winner": next(iter(tournament_selectors.standings(d)), None)}
             for d in division_list(season)]})
-    members = list(league.members.select_related("player").order_by("-player__rating", "pk"))
+    everyone = list(league.members.select_related("player")
+                    .order_by("-player__rating", "pk"))
+    members = [m for m in everyone if m.left_at is None]
     playing = season_players(current) if current is not None else set()
     return {"league": league, "current": current, "divisions": divisions,
             "my_division": next((d for d in divisions if d["mine"]), None),
             "season_finished": bool(divisions) and all(
                 d["division"].status == TournamentStatus.FINISHED for d in divisions),
             "past": past, "members": members,
+            "withdrawn": [m for m in everyone if m.left_at is not None],
             "waiting": [m for m in members if m.player_id not in playing]}

@@ -31,10 +31,12 @@ from seasons.services.league import (
     league_first_season,
     league_next_season,
     league_start_season,
+    league_withdraw,
 )
 
 __all__ = ["ArenaError", "LadderError", "LeagueError", "league_create", "league_enrol",
            "league_first_season", "league_next_season", "league_start_season",
+           "league_withdraw",
            "arena_create", "arena_group", "arena_join",
            "arena_pair", "arena_pause", "arena_sweep", "ladder_accept", "ladder_challenge",
            "ladder_check", "ladder_create", "ladder_decline", "ladder_group", "ladder_join",

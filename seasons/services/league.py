@@ -92,13 +92,7 @@ def league_enrol(*, league_id: int, usernames: Iterable[str]) -> list[Player]:
     already, or (before the first season) more players than the divisions hold, and nobody
     is enrolled; the error names every bad name."""
     league = _locked(league_id)
-    names: list[str] = []
-    for raw in usernames:
-        name = (raw or "").strip()
-        if name and name.lower() not in {n.lower() for n in names}:
-            names.append(name)
-    if not names:
-        raise LeagueError("invalid_option", _("Give the user name of a player to enrol."))
+    names = _names(usernames)
     users = {u.username.lower(): u for u in get_user_model().objects.filter(
         username__in=names)}
     for name in names:  # a name typed in another case still finds its user
@@ -106,7 +100,8 @@ def league_enrol(*, league_id: int, usernames: Iterable[str]) -> list[Player]:
             user = get_user_model().objects.filter(username__iexact=name).first()
             if user is not None:
                 users[name.lower()] = user
-    enrolled = set(league.members.values_list("player__user_id", flat=True))
+    enrolled = set(league.members.filter(left_at__isnull=True)
+                   .values_list("player__user_id", flat=True))
     problems = []
     for name in names:
         user = users.get(name.lower())
@@ -123,8 +118,41 @@ def league_enrol(*, league_id: int, usernames: Iterable[str]) -> list[Player]:
                             "%(count)s are enrolled.") % {"room": room, "count": len(enrolled)})
     players = [player_for_user(users[name.lower()]) for name in names]
     for player in players:
-        LeagueMember.objects.create(league=league, player=player)
+        # Back after a withdrawal: enrolled again, from now.
+        LeagueMember.objects.update_or_create(
+            league=league, player=player,
+            defaults={"enrolled_at": timezone.now(), "left_at": None})
     return players
+
+
+@transaction.atomic
+def league_withdraw(*, league_id: int, usernames: Iterable[str]) -> list[Player]:
+    """Withdraw enrolled players: out of the next season (and of the first, before it is
+    drawn); their games in the current season stand. All or nothing: a name of no enrolled
+    player refuses them all, the error naming each."""
+    league = _locked(league_id)
+    names = _names(usernames)
+    members = {m.player.user.username.lower(): m for m in league.members.filter(
+        left_at__isnull=True, player__user__isnull=False).select_related("player__user")}
+    problems = [_("%(name)s is not enrolled in this league.") % {"name": name}
+                for name in names if name.lower() not in members]
+    if problems:
+        raise LeagueError("bad_players", " ".join(problems))
+    chosen = [members[name.lower()] for name in names]
+    LeagueMember.objects.filter(pk__in=[m.pk for m in chosen]).update(left_at=timezone.now())
+    return [m.player for m in chosen]
+
+
+def _names(usernames: Iterable[str]) -> list[str]:
+    """The user names given, without blanks and repeats (in any case)."""
+    names: list[str] = []
+    for raw in usernames:
+        name = (raw or "").strip()
+        if name and name.lower() not in {n.lower() for n in names}:
+            names.append(name)
+    if not names:
+        raise LeagueError("invalid_option", _("Give the user name of a player."))
+    return names
 
 
 @transaction.atomic
@@ -134,10 +162,11 @@ def league_start_season(*, league_id: int, actor: Any,
     into the league's divisions by rating (the best in division 1; the divisions as even
     as can be, the stronger ones one player larger); a later one closes the last season
     (:func:`league_next_season`: promotion and relegation) with the players enrolled since
-    joining the last division."""
+    joining the last division and the players withdrawn leaving."""
     league = _locked(league_id)
     last = league.seasons.order_by("-number").first()
-    members = list(Player.objects.filter(league_members__league=league)
+    members = list(Player.objects.filter(league_members__league=league,
+                                         league_members__left_at__isnull=True)
                    .order_by("-rating", "league_members__enrolled_at", "pk"))
     if last is None:
         count = league.divisions
@@ -156,8 +185,12 @@ def league_start_season(*, league_id: int, actor: Any,
         return league_first_season(league_id=league.pk, divisions=divisions, actor=actor,
                                    starts_at=starts_at)
     played = season_players(last)
+    ranked = {pk for division in final_standings(last) for pk in division}
+    withdrawn = Player.objects.filter(league_members__league=league,
+                                      league_members__left_at__isnull=False, pk__in=ranked)
     return league_next_season(league_id=league.pk, actor=actor, starts_at=starts_at,
-                              joining=[p for p in members if p.pk not in played])
+                              joining=[p for p in members if p.pk not in played],
+                              leaving=list(withdrawn))
 
 
 @transaction.atomic

@@ -159,11 +159,11 @@ def test_a_director_runs_a_league_and_players_climb_a_ladder(
     director.wait_for_url(re.compile(r".*/leagues/\d+/$"))
     league = League.objects.get()
     assert league.correspondence_days == 2
-    director.fill("#id_usernames", "ayda, nobody")
+    director.fill("#id_enrol-usernames", "ayda, nobody")
     director.click("button:has-text('Enrol')")
     expect(director.locator(".messages")).to_contain_text("nobody")
     assert not league.members.exists()
-    director.fill("#id_usernames", "\n".join(names))
+    director.fill("#id_enrol-usernames", "\n".join(names))
     director.click("button:has-text('Enrol')")
     expect(director.locator(".messages")).to_contain_text("6 players enrolled.")
     director.click("text=Start the first season")

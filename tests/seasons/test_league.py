@@ -172,6 +172,14 @@ def test_a_correspondence_league_from_enrolment_to_its_second_season(
         assert tables and all(t.correspondence_days == 2 for t in tables)
     late = make_player("late", rating=2500)
     services.league_enrol(league_id=league.pk, usernames=["LATE"])  # any case finds the user
+    # The director withdraws one player: out of the next season; a bad name refuses all.
+    quitter = players[1]
+    with pytest.raises(LeagueError) as bad:
+        services.league_withdraw(league_id=league.pk,
+                                 usernames=[quitter.user.username, "stranger"])
+    assert bad.value.code == "bad_players" and "stranger" in bad.value.detail
+    assert not league.members.filter(left_at__isnull=False).exists()
+    services.league_withdraw(league_id=league.pk, usernames=[quitter.user.username])
     with pytest.raises(LeagueError) as early:
         services.league_start_season(league_id=league.pk, actor=director)
     assert early.value.code == "season_not_finished"
@@ -183,6 +191,8 @@ def test_a_correspondence_league_from_enrolment_to_its_second_season(
     second = services.league_start_season(league_id=league.pk, actor=director)
     expected = [set(finals[0][:-1]) | {finals[1][0]},
                 set(finals[1][1:]) | {finals[0][-1], late.pk}]
+    for division in expected:
+        division.discard(quitter.pk)
     assert members(second) == expected
 
 

@@ -60,14 +60,14 @@ def test_a_league_from_its_pages(director: Player,
 
     players = [make_player(f"p{i}", rating=1700 - i) for i in range(6)]
     refused = client.post(f"/leagues/{league.pk}/enrol/",
-                          {"usernames": "p0, p1\nnobody\nghost"}, follow=True)
+                          {"enrol-usernames": "p0, p1\nnobody\nghost"}, follow=True)
     words = " ".join(messages_of(refused))
     assert "nobody" in words and "ghost" in words and not league.members.exists()
     early = client.post(f"/leagues/{league.pk}/start/", follow=True)
     assert "at least 4 players" in " ".join(messages_of(early))
     assert not league.seasons.exists()
     enrolled = client.post(f"/leagues/{league.pk}/enrol/",
-                           {"usernames": "\n".join(p.user.username for p in players)},
+                           {"enrol-usernames": "\n".join(p.user.username for p in players)},
                            follow=True)
     assert "6 players enrolled." in messages_of(enrolled)
     started = client.post(f"/leagues/{league.pk}/start/", follow=True)
@@ -78,6 +78,14 @@ def test_a_league_from_its_pages(director: Player,
     # Not finished: closing is refused, with a message.
     again = client.post(f"/leagues/{league.pk}/start/", follow=True)
     assert "finished" in " ".join(messages_of(again)) and league.seasons.count() == 1
+
+    refused = client.post(f"/leagues/{league.pk}/withdraw/",
+                          {"withdraw-usernames": "p4, nobody"}, follow=True)
+    assert "nobody is not enrolled" in " ".join(messages_of(refused))
+    withdrawn = client.post(f"/leagues/{league.pk}/withdraw/",
+                            {"withdraw-usernames": "p4"}, follow=True)
+    assert "1 player withdrawn: out of the next season." in messages_of(withdrawn)
+    assert "Withdrawn, out of the next season: p4" in withdrawn.content.decode()
 
     page = client_of(players[5]).get(f"/leagues/{league.pk}/")
     html = page.content.decode()
@@ -96,10 +104,10 @@ def test_posts_without_the_right_or_with_garbage_change_nothing(
     make_player("p0")
     player = make_player("p1")
     for url in (f"/leagues/{league.pk}/enrol/", f"/leagues/{league.pk}/start/"):
-        assert client_of(player).post(url, {"usernames": "p0"}).status_code in (302, 403)
+        assert client_of(player).post(url, {"enrol-usernames": "p0"}).status_code in (302, 403)
         assert client.get(url).status_code == 405
-    assert client.post("/leagues/999/enrol/", {"usernames": "p0"}).status_code == 404
-    empty = client.post(f"/leagues/{league.pk}/enrol/", {"usernames": ""}, follow=True)
+    assert client.post("/leagues/999/enrol/", {"enrol-usernames": "p0"}).status_code == 404
+    empty = client.post(f"/leagues/{league.pk}/enrol/", {"enrol-usernames": ""}, follow=True)
     assert messages_of(empty) and not league.members.exists()
     assert not league.seasons.exists()
 
