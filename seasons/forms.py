@@ -83,12 +83,20 @@ class LeagueForm(ClockOrDaysForm):
 
 
 class EnrolForm(forms.Form):
-    """User names, to enrol or to withdraw (the page's two forms, apart by prefix)."""
+    """User names of players to enrol."""
 
     usernames = forms.CharField(
-        label=_("User names (one a line, or separated by commas)"), max_length=4000,
-        widget=forms.Textarea(attrs={"rows": 4}))
+        label=_("Players to enrol: user names, one a line or separated by commas"),
+        max_length=4000, widget=forms.Textarea(attrs={"rows": 3}))
 
     def names(self) -> list[str]:
         text = self.cleaned_data["usernames"].replace(",", "\n")
         return [line.strip() for line in text.splitlines() if line.strip()]
+
+
+class WithdrawForm(EnrolForm):
+    """User names of enrolled players to withdraw."""
+
+    usernames = forms.CharField(
+        label=_("Players to withdraw: user names, one a line or separated by commas"),
+        max_length=4000, widget=forms.Textarea(attrs={"rows": 2}))

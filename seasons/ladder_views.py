@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 from matches.errors import ServiceError
 from matches.players.accounts import player_for_user
 from seasons import selectors, services
-from seasons.forms import EnrolForm, LadderForm, LeagueForm
+from seasons.forms import EnrolForm, LadderForm, LeagueForm, WithdrawForm
 from seasons.models import Ladder, LadderChallenge, League
 from seasons.services.tables import template_clock_fields
 
@@ -162,7 +162,7 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "seasons/league.html", {
         **selectors.league_context(league, request.user), "may_direct": may_direct,
         "enrol_form": EnrolForm(prefix="enrol") if may_direct else None,
-        "withdraw_form": EnrolForm(prefix="withdraw") if may_direct else None})
+        "withdraw_form": WithdrawForm(prefix="withdraw") if may_direct else None})
 
 
 def _to_league(league_id: int) -> HttpResponse:
@@ -192,7 +192,7 @@ def league_enrol(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def league_withdraw(request: HttpRequest, pk: int) -> HttpResponse:
     league = get_object_or_404(League, pk=pk)
-    form = EnrolForm(request.POST, prefix="withdraw")
+    form = WithdrawForm(request.POST, prefix="withdraw")
     if not form.is_valid():
         messages.error(request, _("Give the user names of the players to withdraw."))
         return _to_league(league.pk)
