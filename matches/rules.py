@@ -149,11 +149,12 @@ RULES: tuple[Rule, ...] = (
     # Correspondence play (docs/correspondence.md): set, the clock gives the player who must
     # act this many days each time the game waits for them, instead of the live clock's
     # seconds; empty is a live table. The form sets it with the "correspondence" preset.
-    # Not a template's: tournaments and arenas are played live, in an evening or a weekend.
+    # A template's too: a ladder's, a league's or a tournament's tables may be played by
+    # correspondence (an arena is live only: seasons.services.arena, docs/seasons.md).
     Rule("correspondence_days", "points", _("days per move (correspondence)"), MATCH, None,
          help=_("Correspondence play: days the player on turn has for each decision; "
                 "empty for a live table."),
-         min_value=1, max_value=7, shown="correspondence_days", template=False,
+         min_value=1, max_value=7, shown="correspondence_days",
          form_label=_("Days per move (correspondence clock)"), form_initial=3),
     Rule("flag_penalty", "choice", _("a flag costs"), MATCH, FlagPenalty.GAME,
          choices=FlagPenalty, form_label=_("When a flag falls")),

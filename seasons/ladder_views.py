@@ -9,13 +9,14 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_POST
 
 from matches.errors import ServiceError
 from matches.players.accounts import player_for_user
 from seasons import selectors, services
-from seasons.forms import AddBotsForm, LadderForm
-from seasons.models import Ladder, LadderChallenge
+from seasons.forms import AddBotsForm, EnrolForm, LadderForm, LeagueForm, WithdrawForm
+from seasons.models import Ladder, LadderChallenge, League
 from seasons.services.ladder import may_direct
 from seasons.services.tables import template_clock_fields
 
@@ -32,10 +33,10 @@ def ladder_new(request: HttpRequest) -> HttpResponse:
     form = LadderForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)
-        clock = data.pop("clock")
+        clock, days = data.pop("clock"), data.pop("days")
         try:
             ladder = services.ladder_create(creator=player_for_user(request.user), **data,
-                                            **template_clock_fields(clock))
+                                            **template_clock_fields(clock, days))
         except ServiceError as error:
             form.add_error(None, error.detail)
         else:
@@ -153,6 +154,99 @@ def challenge_answer(request: HttpRequest, pk: int, answer: str) -> HttpResponse
     return _back(challenge.ladder_id)
 
 
+# -- leagues: who may create one directs it (the permission arenas and ladders ask) --------
+
+LEAGUE_PERMISSION = "seasons.add_league"
+
+
 @require_GET
 def league_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "seasons/league_list.html", {"leagues": selectors.league_rows()})
+    return render(request, "seasons/league_list.html", {
+        "leagues": selectors.league_rows(),
+        "may_create": request.user.has_perm(LEAGUE_PERMISSION)})
+
+
+@permission_required(LEAGUE_PERMISSION)
+def league_new(request: HttpRequest) -> HttpResponse:
+    form = LeagueForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = dict(form.cleaned_data)
+        clock, days = data.pop("clock"), data.pop("days")
+        try:
+            league = services.league_create(creator=player_for_user(request.user), **data,
+                                            **template_clock_fields(clock, days))
+        except ServiceError as error:
+            form.add_error(None, error.detail)
+        else:
+            messages.success(request, _("The league is created: enrol its players."))
+            return _to_league(league.pk)
+    return render(request, "seasons/league_new.html", {"form": form})
+
+
+@require_GET
+def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    league = get_object_or_404(League, pk=pk)
+    may_direct = request.user.has_perm(LEAGUE_PERMISSION)
+    return render(request, "seasons/league.html", {
+        **selectors.league_context(league, request.user), "may_direct": may_direct,
+        "enrol_form": EnrolForm(prefix="enrol") if may_direct else None,
+        "withdraw_form": WithdrawForm(prefix="withdraw") if may_direct else None})
+
+
+def _to_league(league_id: int) -> HttpResponse:
+    return redirect(reverse("leagues:league", args=[league_id]))
+
+
+@permission_required(LEAGUE_PERMISSION)
+@require_POST
+def league_enrol(request: HttpRequest, pk: int) -> HttpResponse:
+    league = get_object_or_404(League, pk=pk)
+    form = EnrolForm(request.POST, prefix="enrol")
+    if not form.is_valid():
+        messages.error(request, _("Give the user names of the players to enrol."))
+        return _to_league(league.pk)
+    try:
+        players = services.league_enrol(league_id=league.pk, usernames=form.names())
+    except ServiceError as error:
+        messages.error(request, error.detail)
+    else:
+        messages.success(request, ngettext("%(count)s player enrolled.",
+                                           "%(count)s players enrolled.", len(players))
+                         % {"count": len(players)})
+    return _to_league(league.pk)
+
+
+@permission_required(LEAGUE_PERMISSION)
+@require_POST
+def league_withdraw(request: HttpRequest, pk: int) -> HttpResponse:
+    league = get_object_or_404(League, pk=pk)
+    form = WithdrawForm(request.POST, prefix="withdraw")
+    if not form.is_valid():
+        messages.error(request, _("Give the user names of the players to withdraw."))
+        return _to_league(league.pk)
+    try:
+        players = services.league_withdraw(league_id=league.pk, usernames=form.names())
+    except ServiceError as error:
+        messages.error(request, error.detail)
+    else:
+        messages.success(request, ngettext(
+            "%(count)s player withdrawn: out of the next season.",
+            "%(count)s players withdrawn: out of the next season.", len(players))
+            % {"count": len(players)})
+    return _to_league(league.pk)
+
+
+@permission_required(LEAGUE_PERMISSION)
+@require_POST
+def league_start(request: HttpRequest, pk: int) -> HttpResponse:
+    """Start the first season, or close the last one (promotion and relegation) and start
+    the next."""
+    league = get_object_or_404(League, pk=pk)
+    try:
+        season = services.league_start_season(league_id=league.pk, actor=request.user)
+    except ServiceError as error:
+        messages.error(request, error.detail)
+    else:
+        messages.success(request, _("Season %(number)s has started.")
+                         % {"number": season.number})
+    return _to_league(league.pk)

@@ -197,13 +197,20 @@ class LadderEvent(models.Model):
                                                name="one_ladder_event_per_number")]
 
 
-class League(models.Model):
+class League(TemplateRules):
     """A season league: each season is a tournament event whose divisions are round robins;
     between seasons the top and bottom ``move`` of each division change division
-    (:mod:`seasons.formats.league`)."""
+    (:mod:`seasons.formats.league`). Its settings shape every season: ``divisions`` divisions
+    of at most ``division_size`` players for the first, matches to ``match_length`` points,
+    ``round_days`` per round, the tables' rules (a live clock or ``correspondence_days``)."""
 
     name = models.CharField(_("name"), max_length=80)
     move = models.PositiveSmallIntegerField(_("promoted and relegated per division"), default=1)
+    divisions = models.PositiveSmallIntegerField(_("divisions"), default=1)
+    division_size = models.PositiveSmallIntegerField(_("players per division (at most)"),
+                                                     default=8)
+    match_length = models.PositiveSmallIntegerField(_("match length"), default=3)
+    round_days = models.PositiveSmallIntegerField(_("days per round"), default=7)
     created_by = models.ForeignKey(Player, on_delete=models.SET_NULL, null=True, blank=True,
                                    related_name="+", verbose_name=_("created by"))
     created_at = models.DateTimeField(_("created"), auto_now_add=True)
@@ -215,6 +222,26 @@ class League(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class LeagueMember(models.Model):
+    """A player the director enrolled: drawn into the first season, or joining the last
+    division of the next one; once withdrawn (``left_at``), out of the next season."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="members")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="league_members",
+                               verbose_name=_("player"))
+    enrolled_at = models.DateTimeField(_("enrolled"), default=timezone.now)
+    # Withdrawn by the director: leaves the league at the next season (their results in the
+    # current one stand, as the round robin says).
+    left_at = models.DateTimeField(_("withdrawn"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("league player")
+        verbose_name_plural = _("league players")
+        ordering = ["league", "enrolled_at", "pk"]
+        constraints = [models.UniqueConstraint(fields=["league", "player"],
+                                               name="one_member_per_league_player")]
 
 
 class LeagueSeason(models.Model):

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
-from django.db.models import Count, Q
+from django.db.models import Count, Min, Q
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -21,8 +21,12 @@ from seasons.models import (
     LadderEvent,
     LadderEventKind,
     League,
+    LeagueSeason,
 )
 from seasons.services.arena import finished_results
+from seasons.services.league import division_list, season_players
+from tournaments import selectors as tournament_selectors
+from tournaments.models import Tournament, TournamentStatus
 
 
 def arena_leaderboard(arena: Arena) -> list[dict[str, Any]]:
@@ -167,3 +171,57 @@ def league_rows() -> list[dict[str, Any]]:
                 season.event.divisions.order_by("division_order", "pk"))})
         rows.append({"league": league, "seasons": seasons})
     return rows
+
+
+def _round_deadline(division: Tournament) -> dict[str, Any] | None:
+    """The division's current round and its deadline: a paired player who has not sat down
+    by then loses by forfeit (the tournaments' no-show rule, ``no_show_minutes``)."""
+    if division.status != TournamentStatus.RUNNING or not division.current_round:
+        return None
+    called = division.rounds.filter(bracket="main", number=division.current_round).first()
+    if called is None:
+        return None
+    start = called.starts_at or called.pairings.aggregate(first=Min("paired_at"))["first"]
+    if start is None or not division.no_show_minutes:
+        return {"number": called.number, "deadline": None}
+    return {"number": called.number,
+            "deadline": start + timedelta(minutes=division.no_show_minutes)}
+
+
+def _season_divisions(season: LeagueSeason, player: Player | None) -> list[dict[str, Any]]:
+    rows = []
+    for order, division in enumerate(division_list(season), start=1):
+        lines = tournament_selectors.standings(division)
+        rows.append({"order": order, "division": division, "standings": lines,
+                     "round": _round_deadline(division),
+                     "mine": player is not None
+                     and any(line["player_id"] == player.pk for line in lines)})
+    return rows
+
+
+def league_context(league: League, user: Any) -> dict[str, Any]:
+    """What a league's page shows ``user``: its settings, the current season's divisions
+    with their standings (the round robin's tiebreaks) and round deadlines, the user's own
+    division, the past seasons with each division's winner, and the enrolled players."""
+    player = None
+    if getattr(user, "is_authenticated", False):
+        player = Player.objects.filter(user=user).first()
+    seasons = list(league.seasons.select_related("event").order_by("-number"))
+    current = seasons[0] if seasons else None
+    divisions = _season_divisions(current, player) if current is not None else []
+    past = []
+    for season in seasons[1:]:
+        past.append({"season": season, "divisions": [
+            {"division": d, "winner": next(iter(tournament_selectors.standings(d)), None)}
+            for d in division_list(season)]})
+    everyone = list(league.members.select_related("player")
+                    .order_by("-player__rating", "pk"))
+    members = [m for m in everyone if m.left_at is None]
+    playing = season_players(current) if current is not None else set()
+    return {"league": league, "current": current, "divisions": divisions,
+            "my_division": next((d for d in divisions if d["mine"]), None),
+            "season_finished": bool(divisions) and all(
+                d["division"].status == TournamentStatus.FINISHED for d in divisions),
+            "past": past, "members": members,
+            "withdrawn": [m for m in everyone if m.left_at is not None],
+            "waiting": [m for m in members if m.player_id not in playing]}

@@ -86,6 +86,12 @@ class TournamentForm(forms.ModelForm):
     def clean_eligibility(self) -> Any:
         return self._clean_default("eligibility")
 
+    def clean_correspondence_days(self) -> Any:
+        days = self.cleaned_data.get("correspondence_days")
+        if days is not None and not 1 <= days <= 7:
+            raise forms.ValidationError(_("A correspondence clock gives 1 to 7 days per move."))
+        return days
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         options = data.get("format_options") or {}

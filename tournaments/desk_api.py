@@ -60,6 +60,9 @@ class CreateSerializer(serializers.Serializer[Any]):
                                          min_value=0)
     seeding = serializers.ChoiceField(choices=["rating", "random"], required=False,
                                       default="rating")
+    correspondence_days = serializers.IntegerField(
+        required=False, allow_null=True, min_value=1, max_value=7,
+        help_text="Play by correspondence: days per move instead of the live clock.")
     auto_pair = serializers.BooleanField(
         required=False, default=True,
         help_text="Swiss and round robin: pair each round as soon as the last one is in.")

@@ -74,6 +74,7 @@ class PlayingRules(models.Model):
         resignation: str
         is_public: bool
         is_rated: bool
+        correspondence_days: int | None
 
     # A tournament's template has the rules a template sets (``Rule.template``).
     is_template: ClassVar[bool] = False
@@ -88,7 +89,7 @@ class PlayingRules(models.Model):
     def time_control(self) -> TimeControl | None:
         if not self.clock_enabled:
             return None
-        days = getattr(self, "correspondence_days", None)  # a table's rule, not a template's
+        days = self.correspondence_days
         if days:
             # Correspondence: the delay is the whole allowance of each decision, and there
             # is no reserve (docs/correspondence.md).
@@ -107,7 +108,6 @@ class TableRules(PlayingRules):
 
     if TYPE_CHECKING:
         match_length: int | None
-        correspondence_days: int | None
 
     class Meta:
         abstract = True

@@ -29,12 +29,17 @@ from seasons.services.ladder import on_match_finished as on_ladder_match_finishe
 from seasons.services.league import (
     LeagueError,
     league_create,
+    league_enrol,
     league_first_season,
     league_next_season,
+    league_start_season,
+    league_withdraw,
 )
 
-__all__ = ["ArenaError", "LadderError", "LeagueError", "league_create", "league_first_season",
-           "league_next_season", "arena_add_bots", "arena_create", "arena_group", "arena_join",
+__all__ = ["ArenaError", "LadderError", "LeagueError", "league_create", "league_enrol",
+           "league_first_season", "league_next_season", "league_start_season",
+           "league_withdraw",
+           "arena_add_bots", "arena_create", "arena_group", "arena_join",
            "arena_pair", "arena_pause", "arena_sweep", "ladder_accept",
            "ladder_add_bots", "ladder_challenge",
            "ladder_check", "ladder_create", "ladder_decline", "ladder_group", "ladder_join",

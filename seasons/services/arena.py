@@ -47,6 +47,9 @@ def arena_create(*, name: str, starts_at: datetime, ends_at: datetime, match_len
     unknown = set(rules) - set(rule_names(template=True))
     if unknown:
         raise ArenaError("invalid_option", f"Unknown arena options: {', '.join(sorted(unknown))}.")
+    if rules.get("correspondence_days") is not None:
+        # An arena lasts hours and pairs players at once: its matches are played live.
+        raise ArenaError("invalid_option", _("An arena is played with a live clock."))
     name = (name or "").strip()
     if not name:
         raise ArenaError("invalid_option", "An arena needs a name.")

@@ -65,7 +65,7 @@ from seasons.models import (
     LadderEvent,
     LadderEventKind,
 )
-from seasons.services.tables import start_match
+from seasons.services.tables import correspondence_refusal, start_match
 from tavla.analysis.levels import STRENGTHS
 
 #: The limits of a ladder's settings (days, places).
@@ -88,6 +88,9 @@ def ladder_create(*, name: str, creator: Player | None = None, scope: str = "",
     if unknown:
         raise LadderError("invalid_option",
                           f"Unknown ladder options: {', '.join(sorted(unknown))}.")
+    refusal = correspondence_refusal(table_rules)
+    if refusal is not None:
+        raise LadderError("invalid_option", refusal)
     name = (name or "").strip()
     if not name:
         raise LadderError("invalid_option", "A ladder needs a name.")

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext
+
 from matches import services as match_services
 from matches.errors import ServiceError
 from matches.models import Match, Player
 from matches.rules import rule_names
+from tavla.engine.clock import CORRESPONDENCE_PRESET
 
 
 def start_match(*, name: str, match_length: int, rules: dict[str, Any], a: Player,
@@ -24,9 +27,21 @@ def start_match(*, name: str, match_length: int, rules: dict[str, Any], a: Playe
     return match
 
 
-def template_clock_fields(preset: str) -> dict[str, Any]:
-    """The fields of a live clock preset that a season's table template (an arena's, a
-    ladder's) has: a correspondence table's days are a table's rule, not a template's."""
+def template_clock_fields(preset: str, days: int | None = None) -> dict[str, Any]:
+    """The fields of a clock preset that a season's table template (an arena's, a ladder's,
+    a league's) has: a live preset's, or for ``correspondence`` that many ``days`` per move
+    (the preset's default without them)."""
     names = set(rule_names(template=True))
-    return {name: value for name, value in match_services.clock_preset_fields(preset).items()
-            if name in names}
+    fields = match_services.clock_preset_fields(preset)
+    if preset == CORRESPONDENCE_PRESET and days is not None:
+        fields["correspondence_days"] = days
+    return {name: value for name, value in fields.items() if name in names}
+
+
+def correspondence_refusal(rules: dict[str, Any]) -> str | None:
+    """Why a template's ``correspondence_days`` is refused (1 to 7 days, or none), or None."""
+    days = rules.get("correspondence_days")
+    if days is None or (isinstance(days, int) and not isinstance(days, bool)
+                        and 1 <= days <= 7):
+        return None
+    return gettext("A correspondence clock gives 1 to 7 days per move.")

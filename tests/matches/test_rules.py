@@ -89,9 +89,9 @@ def test_a_table_has_a_field_per_rule_and_a_template_every_rule_but_the_match_le
     for rule in RULES:
         field = Table._meta.get_field(rule.name)
         assert field.verbose_name == rule.label and field.help_text == rule.help
-    # Correspondence days are a table's only: tournaments and arenas are played live.
-    assert set(rule_names()) - set(rule_names(template=True)) == {"match_length",
-                                                                  "correspondence_days"}
+    # A match length is set per round; correspondence days are a template's too (a ladder,
+    # a league or a tournament may be played by correspondence).
+    assert set(rule_names()) - set(rule_names(template=True)) == {"match_length"}
     for name in rule_names(template=True):
         Tournament._meta.get_field(name)
     assert Tournament._meta.get_field("is_public").verbose_name == "public tables"

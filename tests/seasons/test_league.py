@@ -7,14 +7,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from datetime import timedelta
 
 import pytest
 from django.contrib.auth.models import User
+from django.utils import timezone
 
 from matches.models import Player
 from seasons import services
-from seasons.models import League, LeagueSeason
-from seasons.services import LeagueError
+from seasons.models import Arena, Ladder, League, LeagueSeason
+from seasons.services import ArenaError, LadderError, LeagueError
 from seasons.services.league import division_list, final_standings
 from tests.tournaments.conftest import play_out
 from tournaments.models import EntryStatus, PairingStatus, Tournament, TournamentStatus
@@ -144,3 +146,110 @@ def test_refusals_change_nothing(director: User, make_player: Callable[..., Play
         assert error.value.code == code
         assert Tournament.objects.count() == tournaments
         assert not league.seasons.exists()
+
+
+# -- a league's settings, enrolment and seasons as its pages run them ------------------------
+
+
+def test_a_correspondence_league_from_enrolment_to_its_second_season(
+        director: User, make_player: Callable[..., Player]) -> None:
+    rng = random.Random(7)
+    league = services.league_create(name="Letters", move=1, divisions=2, division_size=4,
+                                    match_length=1, round_days=10, clock_enabled=True,
+                                    correspondence_days=2)
+    assert league.correspondence_days == 2 and league.clock_enabled
+    players = [make_player(f"corr{i}", rating=1800 - 10 * i) for i in range(7)]
+    # Out of order on purpose: the draw is by rating, not by enrolment.
+    enrolled = services.league_enrol(league_id=league.pk,
+                                     usernames=[p.user.username for p in reversed(players)])
+    assert {p.pk for p in enrolled} == {p.pk for p in players}
+    first = services.league_start_season(league_id=league.pk, actor=director)
+    # 7 players in 2 divisions: the stronger one larger.
+    assert members(first) == [{p.pk for p in players[:4]}, {p.pk for p in players[4:]}]
+    for division in division_list(first):
+        assert division.correspondence_days == 2 and division.no_show_minutes == 10 * 24 * 60
+        tables = [row.table for row in division.pairings.exclude(table=None)]
+        assert tables and all(t.correspondence_days == 2 for t in tables)
+    late = make_player("late", rating=2500)
+    services.league_enrol(league_id=league.pk, usernames=["LATE"])  # any case finds the user
+    # The director withdraws one player: out of the next season; a bad name refuses all.
+    quitter = players[1]
+    with pytest.raises(LeagueError) as bad:
+        services.league_withdraw(league_id=league.pk,
+                                 usernames=[quitter.user.username, "stranger"])
+    assert bad.value.code == "bad_players" and "stranger" in bad.value.detail
+    assert not league.members.filter(left_at__isnull=False).exists()
+    services.league_withdraw(league_id=league.pk, usernames=[quitter.user.username])
+    with pytest.raises(LeagueError) as early:
+        services.league_start_season(league_id=league.pk, actor=director)
+    assert early.value.code == "season_not_finished"
+    for division in division_list(first):
+        play_out(division, rng)
+        division.refresh_from_db()
+        assert division.status == TournamentStatus.FINISHED
+    finals = final_standings(first)
+    second = services.league_start_season(league_id=league.pk, actor=director)
+    expected = [set(finals[0][:-1]) | {finals[1][0]},
+                set(finals[1][1:]) | {finals[0][-1], late.pk}]
+    for division in expected:
+        division.discard(quitter.pk)
+    assert members(second) == expected
+
+
+def test_enrolment_is_all_or_nothing_and_names_every_bad_name(
+        director: User, make_player: Callable[..., Player]) -> None:
+    league = services.league_create(name="Small", divisions=1, division_size=3)
+    a, b, c, d = (make_player(n) for n in ("ann", "ben", "cat", "dan"))
+    services.league_enrol(league_id=league.pk, usernames=["ann"])
+    for names, code, words in (
+            (["ben", "nobody", "ann", "ghost"], "bad_players",
+             ("nobody", "ghost", "ann is enrolled already")),
+            ([" ", ""], "invalid_option", ("user name",)),
+            (["ben", "cat", "dan"], "league_full", ("3 players",)),
+    ):
+        with pytest.raises(LeagueError) as error:
+            services.league_enrol(league_id=league.pk, usernames=names)
+        assert error.value.code == code
+        assert all(word in error.value.detail for word in words), error.value.detail
+        assert list(league.members.values_list("player__user__username", flat=True)) == ["ann"]
+    with pytest.raises(LeagueError) as few:
+        services.league_start_season(league_id=league.pk, actor=director)
+    assert few.value.code == "too_few_players" and not league.seasons.exists()
+    services.league_enrol(league_id=league.pk, usernames=["ben", "ben", "BEN"])
+    assert league.members.count() == 2
+
+
+@pytest.mark.parametrize("bad", [
+    {"divisions": 0}, {"divisions": 11}, {"division_size": 1}, {"match_length": 0},
+    {"round_days": 22}, {"move": True}, {"correspondence_days": 8},
+    {"correspondence_days": 0}, {"correspondence_days": "3"}, {"no_such_rule": 1},
+])
+def test_a_league_with_a_bad_setting_is_refused(bad: dict[str, object]) -> None:
+    with pytest.raises(LeagueError) as error:
+        services.league_create(name="Bad", **bad)  # type: ignore[arg-type]
+    assert error.value.code == "invalid_option"
+    assert not League.objects.exists()
+
+
+def test_arenas_are_live_and_ladders_take_one_to_seven_days(
+        make_player: Callable[..., Player]) -> None:
+    now = timezone.now()
+    with pytest.raises(ArenaError):
+        services.arena_create(name="A", starts_at=now, ends_at=now + timedelta(hours=1),
+                              correspondence_days=3)
+    assert not Arena.objects.exists()
+    for days in (0, 8, True):
+        with pytest.raises(LadderError):
+            services.ladder_create(name="L", correspondence_days=days)
+    assert not Ladder.objects.exists()
+    ladder = services.ladder_create(name="L", clock_enabled=True, correspondence_days=5)
+    assert ladder.time_control() is not None
+    assert ladder.time_control().delay == 5 * 24 * 3600  # type: ignore[union-attr]
+    top, challenger = make_player("top"), make_player("challenger")
+    for player in (top, challenger):
+        services.ladder_join(ladder_id=ladder.pk, player=player)
+    challenge = services.ladder_challenge(ladder_id=ladder.pk, challenger=challenger,
+                                          defender_id=top.pk)
+    accepted = services.ladder_accept(challenge_id=challenge.pk, player=top)
+    assert accepted.match is not None
+    assert accepted.match.table.correspondence_days == 5  # the ladder's table is by letters

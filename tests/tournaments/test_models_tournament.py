@@ -29,6 +29,4 @@ def test_round_n_plays_the_nth_length_and_later_rounds_the_last(lengths, bracket
 def test_the_table_template_is_exactly_what_table_create_accepts():
     rules = Tournament().rule_values()
     assert set(rules) <= set(TABLE_RULE_FIELDS)
-    # The match length is set per round; correspondence days are a table's own rule (events
-    # are played live: matches/rules.py).
-    assert set(TABLE_RULE_FIELDS) - set(rules) == {"match_length", "correspondence_days"}
+    assert set(TABLE_RULE_FIELDS) - set(rules) == {"match_length"}  # set per round

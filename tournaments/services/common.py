@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from matches.errors import ServiceError
 from matches.models import Match, MatchStatus
 from matches.services.broadcast import broadcast_on_commit
@@ -84,6 +86,11 @@ def check_configuration(tournament: Tournament) -> None:
         raise TournamentError(
             "bad_match_lengths", "Match lengths must be a list of 1 to 99 points, e.g. [3, 5]."
         )
+    days = tournament.correspondence_days
+    if days is not None and (isinstance(days, bool) or not isinstance(days, int)
+                             or not 1 <= days <= 7):
+        raise TournamentError("bad_option", _("A correspondence clock gives 1 to 7 days per "
+                                              "move."), field="correspondence_days")
 
 
 

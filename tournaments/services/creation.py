@@ -85,6 +85,7 @@ def tournament_create_from_template(
     eligibility: str = Eligibility.OPEN, min_rating: float | None = None,
     max_rating: float | None = None, division_order: int = 0,
     min_experience: int | None = None, max_experience: int | None = None,
+    correspondence_days: int | None = None,
 ) -> Tournament:
     """A draft tournament shaped by ``template`` (:data:`TEMPLATES`), directed by ``actor``.
 
@@ -93,7 +94,9 @@ def tournament_create_from_template(
     event that is not a draft, registration or check-in event of one's own, eligibility
     without an event, rating limits out of order), ``bad_option`` (``rounds`` for a format
     without rounds, or out of range) or ``bad_match_lengths``; nothing is created then.
-    ``event`` makes the new tournament a division of that event.
+    ``event`` makes the new tournament a division of that event. ``correspondence_days``
+    (1 to 7) plays its tables by correspondence, that many days per move, instead of the
+    live clock (``bad_option`` otherwise).
     """
     if not can_create(actor):
         raise TournamentError("forbidden", "Only a director may create tournaments.")
@@ -137,6 +140,9 @@ def tournament_create_from_template(
         max_entries=max_entries, auto_pair=auto_pair,
         match_lengths=list(match_lengths) if match_lengths else list(chosen.match_lengths),
     )
+    if correspondence_days is not None:
+        tournament.correspondence_days = correspondence_days
+        tournament.clock_enabled = True  # the days are the clock's
     if entry_fee is not None:
         tournament.entry_fee = entry_fee
     if payout_table is not None:
