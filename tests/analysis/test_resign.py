@@ -7,6 +7,7 @@ resignation's analysis out)."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import pytest
 
 from tavla.analysis import read_mat
 from tavla.analysis.analyse import analyse_record
+from tavla.analysis.cli import main
 from tavla.analysis.evaluator import Cube, Level, resignation_equities
 from tavla.analysis.matread import GameRecord, MatRecord, Turn
 from tavla.analysis.resign import Resignation, from_events, inferred
@@ -279,3 +281,24 @@ def test_resignations_are_judged_as_gnubg_1_07_judges_them(plies: int) -> None:
         if abs(play_on - resigned) > 0.002:
             assert ours == verdict.group(1), where
     assert verdicts >= len(cases) - 1
+
+
+def test_the_cli_shows_resignation_decisions(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "resigned.mat"
+    path.write_text(""" 0 point match
+
+ Game 1
+ A : 0                      B : 0
+  1)                             63: 24/18 13/10
+  2) 65: 24/13
+      Wins 1 point
+""")
+    assert main([str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Resignations (not in PR, as in gnubg)" in out
+    assert "game 1: B resign single: blunder, loses" in out and "best: play on" in out
+    assert "game 1: A accept: right" in out
+    assert main([str(path), "--json"]) == 0
+    kinds = [d["kind"] for d in json.loads(capsys.readouterr().out)["decisions"]]
+    assert kinds.count("resign") == 1 and kinds.count("accept_resign") == 1
