@@ -28,6 +28,10 @@ from tavla.engine.game import EventKind, GameEvent
 
 #: The resignation levels' words, as a decision stores them (``resign single`` ...).
 LEVEL_WORDS: Final = {1: "single", 2: "gammon", 3: "backgammon"}
+#: Every word a resignation decision stores in ``chosen`` and ``best`` (a page translates
+#: them: ``matches/analysis_words.py``).
+DECISION_WORDS: Final = (*(f"resign {word}" for word in LEVEL_WORDS.values()),
+                         "play on", "accept", "reject")
 #: The events that are actions of the ``.mat`` record (:mod:`tavla.engine.matfile`).
 _MAT_ACTIONS: Final = frozenset({EventKind.PLAY, EventKind.AUTO_PASS, EventKind.DOUBLE,
                                   EventKind.TAKE, EventKind.DROP})

@@ -18,7 +18,7 @@ from tavla.analysis.analyse import analyse_record
 from tavla.analysis.cli import main
 from tavla.analysis.evaluator import Cube, Level, resignation_equities
 from tavla.analysis.matread import GameRecord, MatRecord, Turn
-from tavla.analysis.resign import Resignation, from_events, inferred
+from tavla.analysis.resign import DECISION_WORDS, Resignation, from_events, inferred
 from tavla.engine import Position, legal_plays
 from tavla.engine.actions import (
     AcceptResign,
@@ -302,3 +302,16 @@ def test_the_cli_shows_resignation_decisions(tmp_path: Path,
     assert main([str(path), "--json"]) == 0
     kinds = [d["kind"] for d in json.loads(capsys.readouterr().out)["decisions"]]
     assert kinds.count("resign") == 1 and kinds.count("accept_resign") == 1
+
+
+def test_the_words_a_resignation_decision_stores_are_listed() -> None:
+    stored: set[str] = set()
+    for answer in ("accept", "reject"):
+        state = _offer_match(answer)
+        analysis = analyse_record(read_mat(export_mat(state, ("Ann", "Bob"))), 0,
+                                  resignations={1: from_events(state.games[0].events)})
+        stored |= {word for d in analysis.decisions if d.kind.endswith("resign")
+                   for word in (d.chosen, d.best)}
+    assert stored == {"resign single", "play on", "accept", "reject"}
+    assert stored <= set(DECISION_WORDS)
+    assert {"resign gammon", "resign backgammon"} <= set(DECISION_WORDS)
