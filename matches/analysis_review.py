@@ -193,8 +193,8 @@ def decision_rows(decisions: Sequence[dict[str, Any]], names: Sequence[str],
             number = offers_seen.get(game, 0) - 1
             if 0 <= number < len(found):
                 offer, answer = found[number]
-                place = offer if kind == "resign" or answer is None else answer
-                event = [game, place]
+                marked = offer if kind == "resign" or answer is None else answer
+                event = [game, marked]
                 frame = _frame_of(frames, game, offer)
         elif game is not None:
             events = games[game]["events"]
