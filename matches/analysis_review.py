@@ -167,7 +167,8 @@ def decision_rows(decisions: Sequence[dict[str, Any]], names: Sequence[str],
     None), ``event`` (``[game index, event index]`` of its move-list entry: the play, the
     cube action, or for a "no double" the roll it came before; None when not found),
     ``played_moves`` / ``best_moves`` (for the arrows), ``sign`` (?!, ?, ??), ``mark_text``,
-    ``luck_text``, ``chosen_text`` / ``best_text`` (translated for cube actions),
+    ``luck_text``, ``chosen_text`` / ``best_text`` (translated for cube actions and
+    resignations), ``resign`` (a resignation's equities, else None),
     ``equities`` and ``verdict`` / ``verdict_text`` for cube decisions, and ``win`` /
     ``win_estimated`` (the graph's point, None when the analysis has nothing to plot).
 
@@ -228,6 +229,9 @@ def decision_rows(decisions: Sequence[dict[str, Any]], names: Sequence[str],
             "chosen_text": analysis_word(chosen) if words else chosen,
             "best_text": analysis_word(best) if words else best,
             "equities": equities,
+            # a resignation's worth to the resigner (play on / resigned); None otherwise
+            # and in analyses made before resignations were judged
+            "resign": decision.get("resign"),
             "verdict": verdict,
             "verdict_text": analysis_word(verdict) if verdict else "",
             "win": None if win is None else round(win[0], 4),
