@@ -25,6 +25,29 @@ _ACTIONS = frozenset({"play", "auto_pass", "double", "take", "drop"})
 _ROLLS = frozenset({"roll", "opening_roll"})
 #: Cube decisions: a double offered or not, and its answer.
 CUBE_KINDS = frozenset({"no_double", "double", "take", "drop"})
+#: Resignation decisions: the offer, and its answer (tavla.analysis.resign).
+RESIGN_KINDS = frozenset({"resign", "accept_resign", "reject_resign"})
+
+
+def _resignations(events: Sequence[dict[str, Any]]) -> list[tuple[int, int | None]]:
+    """Each resignation of a game as (the place of its offer, the place of its answer or
+    None), in the order the analysis lists them (:func:`tavla.analysis.resign.from_events`):
+    an offer with its acceptance or refusal, or on a table where a resignation ends the game
+    at once the resignation alone."""
+    out: list[tuple[int, int | None]] = []
+    offer: int | None = None
+    for place, event in enumerate(events):
+        kind = event["type"]
+        if kind == "resign_offer":
+            offer = place
+        elif kind in ("resign", "resign_reject") and offer is not None:
+            out.append((offer, place))
+            offer = None
+        elif kind == "resign":
+            out.append((place, None))
+    if offer is not None:
+        out.append((offer, None))
+    return out
 
 
 def cube_verdict(equities: dict[str, float] | None) -> str:
@@ -144,7 +167,8 @@ def decision_rows(decisions: Sequence[dict[str, Any]], names: Sequence[str],
     None), ``event`` (``[game index, event index]`` of its move-list entry: the play, the
     cube action, or for a "no double" the roll it came before; None when not found),
     ``played_moves`` / ``best_moves`` (for the arrows), ``sign`` (?!, ?, ??), ``mark_text``,
-    ``luck_text``, ``chosen_text`` / ``best_text`` (translated for cube actions),
+    ``luck_text``, ``chosen_text`` / ``best_text`` (translated for cube actions and
+    resignations), ``resign`` (a resignation's equities, else None),
     ``equities`` and ``verdict`` / ``verdict_text`` for cube decisions, and ``win`` /
     ``win_estimated`` (the graph's point, None when the analysis has nothing to plot).
 
@@ -155,13 +179,25 @@ def decision_rows(decisions: Sequence[dict[str, Any]], names: Sequence[str],
     frames = review["frames"] if review else []
     game_of = {game["number"]: index for index, game in enumerate(games)}
     rows: list[dict[str, Any]] = []
+    offers_seen: dict[int, int] = {}  # resignation offers met so far, by game
     for decision in decisions:
         kind = decision["kind"]
         if kind == "no_double" and not decision.get("counted"):
             continue
         frame = event = None
         game = game_of.get(decision["game"])
-        if game is not None:
+        if game is not None and kind in RESIGN_KINDS:
+            # the n-th offer of the game, or its answer: shown on the board with the offer
+            if kind == "resign":
+                offers_seen[game] = offers_seen.get(game, 0) + 1
+            found = _resignations(games[game]["events"])
+            number = offers_seen.get(game, 0) - 1
+            if 0 <= number < len(found):
+                offer, answer = found[number]
+                marked = offer if kind == "resign" or answer is None else answer
+                event = [game, marked]
+                frame = _frame_of(frames, game, offer)
+        elif game is not None:
             events = games[game]["events"]
             place = _event_index(events, decision["index"])
             if place is not None:
@@ -172,11 +208,12 @@ def decision_rows(decisions: Sequence[dict[str, Any]], names: Sequence[str],
                 if shown is not None:
                     frame = _frame_of(frames, game, shown)
         cube = kind in CUBE_KINDS
+        words = cube or kind in RESIGN_KINDS  # chosen and best are keys, not notation
         equities = _cube_equities(decision) if cube else None
         verdict = cube_verdict(equities)
         win = _win_point(decision)
         chosen, best = decision.get("chosen", ""), decision.get("best", "")
-        played_moves, best_moves = ([], []) if cube else _play_moves(decision)
+        played_moves, best_moves = ([], []) if words else _play_moves(decision)
         rows.append({
             **decision,
             "number": len(rows),
@@ -189,9 +226,12 @@ def decision_rows(decisions: Sequence[dict[str, Any]], names: Sequence[str],
             "mark_text": analysis_word(decision["mark"]) if decision.get("mark") else "",
             "luck_text": (analysis_word(decision["luck_mark"])
                           if decision.get("luck_mark") else ""),
-            "chosen_text": analysis_word(chosen) if cube else chosen,
-            "best_text": analysis_word(best) if cube else best,
+            "chosen_text": analysis_word(chosen) if words else chosen,
+            "best_text": analysis_word(best) if words else best,
             "equities": equities,
+            # a resignation's worth to the resigner (play on / resigned); None otherwise
+            # and in analyses made before resignations were judged
+            "resign": decision.get("resign"),
             "verdict": verdict,
             "verdict_text": analysis_word(verdict) if verdict else "",
             "win": None if win is None else round(win[0], 4),

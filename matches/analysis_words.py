@@ -52,6 +52,13 @@ ANALYSIS_WORDS: Final[dict[str, Promise]] = {
     "too good": pgettext_lazy("cube action", "too good"),
     "redouble": pgettext_lazy("cube action", "redouble"),
     "no redouble": pgettext_lazy("cube action", "no redouble"),
+    # a resignation's offer and answer (tavla.analysis.resign), as stored in chosen and best
+    "resign single": pgettext_lazy("resignation", "resign a single game"),
+    "resign gammon": pgettext_lazy("resignation", "resign a gammon"),
+    "resign backgammon": pgettext_lazy("resignation", "resign a backgammon"),
+    "play on": pgettext_lazy("resignation", "play on"),
+    "accept": pgettext_lazy("resignation", "accept"),
+    "reject": pgettext_lazy("resignation", "refuse"),
     # the verdict on a cube decision (matches.analysis_review.cube_verdict)
     "no_double_take": _("No double, take"),
     "double_take": _("Double, take"),

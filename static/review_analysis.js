@@ -53,6 +53,18 @@ export function attachAnalysis({ board, show, rows, words, players }) {
       parts.push(table);
       parts.push(html('p', { class: 'verdict', text: fmt('verdict', { verdict: row.verdict_text }) }));
       parts.push(html('p', { class: 'played', text: fmt('cube_played', { action: signed(row.chosen_text, row) }) }));
+    } else if (row.resign) {
+      // a resignation offer or its answer: what playing on and resigning are worth to the resigner
+      const best = row.resign.play_on > row.resign.resigned ? 'play_on' : 'resigned';
+      const table = html('table', { class: 'resign-equities' },
+        html('caption', { text: t('resign_equities') }),
+        ...[['play_on', t('play_on')], ['resigned', t('resigned')]].map(
+          ([key, label]) => html('tr', { class: key === best ? 'best' : null, 'data-equity': key },
+            html('th', { scope: 'row', text: label }),
+            html('td', { text: equity(row.resign[key]) }))));
+      parts.push(table);
+      parts.push(html('p', { class: 'played', text: fmt('cube_played', { action: signed(row.chosen_text, row) }) }));
+      if (row.best !== row.chosen) parts.push(html('p', { class: 'best', text: `${t('best_play')} ${row.best_text}` }));
     } else {
       const same = !row.best || row.best === row.chosen;
       parts.push(html('p', { class: 'played' },
@@ -71,7 +83,7 @@ export function attachAnalysis({ board, show, rows, words, players }) {
   }
 
   function arrowsFor(row) {
-    if (!row || row.equities) return [];
+    if (!row || row.equities || row.resign) return [];
     const arrows = [];
     if (row.best_moves.length && row.best !== row.chosen) arrows.push({ moves: row.best_moves, seat: row.player, kind: 'best' });
     if (row.played_moves.length) arrows.push({ moves: row.played_moves, seat: row.player, kind: 'played' });

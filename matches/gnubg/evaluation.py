@@ -31,12 +31,13 @@ from matches.models import (
     MatchAnalysis,
     Player,
 )
-from matches.state import load_state
+from matches.state import full_state, load_state
 from tavla.analysis import bots as bot_brain
 from tavla.analysis import read_mat
 from tavla.analysis.adjudication import match_winning_chances
 from tavla.analysis.analyse import AnalysisRules, analyse_record
 from tavla.analysis.board import cube_answer, cube_answer_from, engine_name, ranked_plays
+from tavla.analysis.resign import from_events
 from tavla.engine import Position, decode_match_id, encode_match_id
 from tavla.engine.actions import Double, Drop, PlayMove, Take
 from tavla.engine.game import Phase
@@ -83,7 +84,12 @@ def analysis_run(match_id: int) -> MatchAnalysis:
     try:
         # The table's rules, which the .mat cannot carry: cube, gammons, the cube's cap.
         rules = AnalysisRules.of(load_state(match).rules)
-        result = analyse_record(read_mat(mat_export(match)), plies, rules=rules)
+        # The resignation offers and their answers, which the .mat cannot carry (it shows a
+        # flag or a referee's decision as a resignation too): from the games' events.
+        resignations = {game.number: from_events(game.events)
+                        for game in full_state(match).games}
+        result = analyse_record(read_mat(mat_export(match)), plies, rules=rules,
+                                resignations=resignations)
     except Exception as error:  # noqa: BLE001 - stored for the referee, then re-raised
         analysis.status = AnalysisStatus.FAILED
         analysis.error = f"{type(error).__name__}: {error}"
@@ -145,8 +151,10 @@ def drill_items_from_analysis(analysis: MatchAnalysis) -> int:
     match = Match.objects.select_related("player0", "player1", "table").get(
         pk=analysis.match_id)
     players = match.players()
+    # A resignation is no drill item: its question is not a board's (play or cube).
     wanted = [d for d in analysis.decisions
-              if d.get("mark") in DRILL_MARKS and not players[d["player"]].is_bot]
+              if d.get("mark") in DRILL_MARKS and not players[d["player"]].is_bot
+              and not d["kind"].endswith("resign")]
     if not wanted:
         return 0
     record = read_mat(mat_export(match))

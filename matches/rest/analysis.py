@@ -26,7 +26,8 @@ class DecisionSerializer(serializers.Serializer[dict[str, object]]):
     game = serializers.IntegerField(help_text="Game number, from 1.")
     index = serializers.IntegerField(help_text="The action's place in its game, from 0.")
     player = serializers.IntegerField(help_text="Seat 0 or 1.")
-    kind = serializers.ChoiceField(["move", "double", "no_double", "take", "drop"])
+    kind = serializers.ChoiceField(["move", "double", "no_double", "take", "drop", "resign",
+                                    "accept_resign", "reject_resign"])
     position_id = serializers.CharField(help_text="GNU Backgammon Position ID, mover's view.")
     chosen = serializers.CharField(help_text="The play or cube action made.")
     best = serializers.CharField(help_text="gnubg's best play or cube action.")
@@ -42,6 +43,11 @@ class DecisionSerializer(serializers.Serializer[dict[str, object]]):
     luck_mark = serializers.CharField()
     cube = serializers.DictField(child=serializers.FloatField(), allow_null=True,
                                  help_text="no_double, double_take, double_pass (and mwc_*).")
+    resign = serializers.DictField(
+        child=serializers.FloatField(), allow_null=True, required=False,
+        help_text="A resignation's level (1-3), play_on and resigned: what playing on and the "
+                  "resignation are worth to the resigner (and mwc_* in a match). Resignations "
+                  "are never counted, as in gnubg.")
 
 
 class PlayerAnalysisSerializer(serializers.Serializer[dict[str, object]]):

@@ -40,7 +40,7 @@ def match_analysis(match: Match, review: dict[str, Any] | None = None) -> dict[s
 _BOARD_FIELDS = ("number", "game", "player", "name", "kind", "frame", "event", "played_moves",
                  "best_moves", "chosen", "best", "chosen_text", "best_text", "mark", "sign",
                  "mark_text", "loss", "equities", "verdict", "verdict_text", "win",
-                 "win_estimated", "dice")
+                 "win_estimated", "dice", "resign")
 
 
 @register.inclusion_tag("matches/_player_pr.html")

@@ -6,12 +6,13 @@ Losses are in normalised equity (see :mod:`tavla.analysis.evaluator`), always >=
 marks and luck marks use the thresholds the evaluator analyses with (gnubg's ``show
 analysis``: 0.030 / 0.060 / 0.120, luck 0.3 / 0.6); PR is XG's and Galaxy's: the mean loss
 per counted decision times 500. The table's rules (:class:`AnalysisRules`) say whether the
-cube and gammons count: a ``.mat`` cannot say.
+cube and gammons count: a ``.mat`` cannot say. Resignations (:mod:`tavla.analysis.resign`)
+are judged and marked as gnubg judges them and, as in gnubg, left out of PR and the counts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Final
 
@@ -20,6 +21,7 @@ from tavla.analysis.cube import CubeEquities, cube_decision
 from tavla.analysis.evaluator import Cube, Level
 from tavla.analysis.luck import OPENING_ROLLS, ROLLS, opening_luck, roll_equities
 from tavla.analysis.matread import GameRecord, MatRecord, Turn, read_mat
+from tavla.analysis.resign import LEVEL_WORDS, Resignation, inferred
 from tavla.engine import Position, legal_plays
 from tavla.engine.rules import MAX_CUBE, Rules
 
@@ -107,7 +109,9 @@ def luck_rating(rate: float) -> str:
 @dataclass(slots=True)
 class Decision:
     """One analysed decision. ``index`` is the action's place in its game (0-based, as read
-    from the record); ``kind`` is move, double, no_double, take or drop."""
+    from the record; for a resignation the place of the action it came before); ``kind`` is
+    move, double, no_double, take, drop, or for a resignation ``resign`` (the resigner's
+    offer), ``accept_resign`` or ``reject_resign`` (the opponent's answer)."""
 
     game: int
     index: int
@@ -131,6 +135,10 @@ class Decision:
     cube_equities: dict[str, float] | None = None
     #: Seat 0's cubeless chance of winning the game before the decision (0..1; gnubg 0-ply).
     win_chance: float | None = None
+    #: A resignation's ``level`` (1..3) and, from the resigner's side in normalised equity,
+    #: ``play_on`` (the position's worth) and ``resigned`` (the resignation's); for a match
+    #: also both as match-winning chances. None for other decisions.
+    resign: dict[str, float] | None = None
 
 
 @dataclass(slots=True)
@@ -204,8 +212,10 @@ class _GameWalker:
     """Walks one game, keeping the cube, and analyses each action."""
 
     def __init__(self, record: MatRecord, game: GameRecord, crawford: bool, level: Level,
-                 rules: AnalysisRules, out: list[Decision]) -> None:
+                 rules: AnalysisRules, out: list[Decision],
+                 resignations: Sequence[Resignation] = ()) -> None:
         self.record, self.game, self.level, self.out = record, game, level, out
+        self.resignations = sorted(resignations, key=lambda offer: offer.before)
         self.rules = rules
         self.crawford = crawford
         self.cube_value = 1
@@ -233,13 +243,18 @@ class _GameWalker:
         return Position.initial()
 
     def run(self) -> None:
+        offers = list(self.resignations)
         for index, turn in enumerate(self.game.turns):
+            while offers and offers[0].before <= index:
+                self.resign(offers.pop(0))
             if turn.kind == "double":
                 self.double(index, turn)
             elif turn.kind in ("take", "drop"):
                 self.answer(index, turn)
             elif turn.kind == "play":
                 self.play(index, turn)
+        for offer in offers:
+            self.resign(offer)
 
     def add(self, decision: Decision) -> None:
         self.out.append(decision)
@@ -283,6 +298,39 @@ class _GameWalker:
             win_chance=self.offer_chance,
         ))
         self.offered = None
+
+    def resign(self, offer: Resignation) -> None:
+        """The resigner's offer and the opponent's answer, judged as gnubg judges a
+        resignation: the position for the resigner as if on roll (gnubg swaps it so) at the
+        current cube, its cubeless worth against the resignation's. Never counted."""
+        position = self.board_before(offer.before, offer.player)
+        cube = self.cube_for(offer.player)
+        play_on, resigned = evaluator.resignation_equities(position, cube, self.level,
+                                                           offer.level)
+        details: dict[str, float] = {"level": offer.level, "play_on": play_on,
+                                     "resigned": resigned}
+        if cube.match_length:
+            details.update(mwc_play_on=evaluator.to_mwc(play_on, cube),
+                           mwc_resigned=evaluator.to_mwc(resigned, cube))
+        chance = _seat0(position, cube)
+        word = f"resign {LEVEL_WORDS[offer.level]}"
+        loss = max(0.0, play_on - resigned)
+        self.add(Decision(
+            self.game.number, offer.before, offer.player, "resign", position.to_id(), word,
+            word if resigned >= play_on else "play on", resigned, max(play_on, resigned),
+            loss, mark(loss), False, win_chance=chance, resign=details,
+        ))
+        if not offer.answer:
+            return
+        accept, reject = -resigned, -play_on
+        chosen = accept if offer.answer == "accept" else reject
+        best = max(accept, reject)
+        loss = max(0.0, best - chosen)
+        self.add(Decision(
+            self.game.number, offer.before, 1 - offer.player, f"{offer.answer}_resign",
+            position.to_id(), offer.answer, "accept" if accept >= reject else "reject",
+            chosen, best, loss, mark(loss), False, win_chance=chance, resign=details,
+        ))
 
     def play(self, index: int, turn: Turn) -> None:
         assert turn.before is not None and turn.after is not None and turn.dice is not None
@@ -372,9 +420,15 @@ def _cube_dict(eqs: CubeEquities) -> dict[str, float]:
 
 def analyse_record(record: MatRecord, plies: int = 0,
                    progress: Callable[[int, int], None] | None = None,
-                   rules: AnalysisRules | None = None) -> MatchAnalysis:
+                   rules: AnalysisRules | None = None,
+                   resignations: Mapping[int, Sequence[Resignation]] | None = None
+                   ) -> MatchAnalysis:
     """Analyse every decision of ``record`` with gnubg at ``plies`` (0-2) under the table's
-    ``rules`` (default: cube and gammons on, as a ``.mat`` assumes)."""
+    ``rules`` (default: cube and gammons on, as a ``.mat`` assumes).
+
+    ``resignations`` are each game's resignation offers by game number (a match's own,
+    :func:`tavla.analysis.resign.from_events`); None reads them from the record as gnubg's
+    ``import mat`` does (:func:`tavla.analysis.resign.inferred`)."""
     if plies not in (0, 1, 2):
         raise ValueError(f"plies is 0, 1 or 2, not {plies!r}")
     if record.match_length > MAX_ANALYSED_LENGTH:
@@ -385,7 +439,9 @@ def analyse_record(record: MatRecord, plies: int = 0,
     decisions: list[Decision] = []
     crawford = _crawford_games(record)
     for index, game in enumerate(record.games):
-        _GameWalker(record, game, index in crawford, level, rules, decisions).run()
+        offers = (inferred(game) if resignations is None
+                  else resignations.get(game.number, ()))
+        _GameWalker(record, game, index in crawford, level, rules, decisions, offers).run()
         if progress is not None:
             progress(index + 1, len(record.games))
     players = [PlayerSummary(record.names[0]), PlayerSummary(record.names[1])]

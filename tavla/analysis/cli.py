@@ -35,7 +35,23 @@ def format_summary(analysis: MatchAnalysis) -> str:
     lines = [f"Analysed at {analysis.plies}-ply with {analysis.engine}"]
     lines += ["  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip()
               for row in rows]
+    lines += format_resignations(analysis)
     return "\n".join(lines)
+
+
+def format_resignations(analysis: MatchAnalysis) -> list[str]:
+    """One line per resignation decision (an offer, its answer), with its mark and loss as
+    for any decision; gnubg leaves them out of PR and the counts above, and so do we."""
+    resign = [d for d in analysis.decisions if d.kind.endswith("resign")]
+    if not resign:
+        return []
+    lines = ["Resignations (not in PR, as in gnubg)"]
+    for d in resign:
+        name = analysis.players[d.player].name
+        verdict = f"{d.mark}, loses {d.loss:.3f}, best: {d.best}" if d.mark else (
+            f"loses {d.loss:.3f}, best: {d.best}" if d.loss >= 0.0005 else "right")
+        lines.append(f"  game {d.game}: {name} {d.chosen}: {verdict}")
+    return lines
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -69,7 +69,7 @@ __all__ = [
     "apply_gnubg_move", "board", "cube_info", "cubeful_equity", "cubeinfo_for", "context_for",
     "deep_context", "eval_context", "find_best_moves", "find_plays", "from_mwc",
     "has_contact", "move_sides", "no_double_equity", "remember_score", "remember_scores",
-    "result_score", "static_equity", "to_mwc", "version", "win_probability",
+    "resignation_equities", "result_score", "static_equity", "to_mwc", "version", "win_probability",
 ]
 
 Side = tuple[int, ...]
@@ -222,6 +222,29 @@ def static_equity(position: Position, cube: Cube, level: Level | None = None) ->
     output = gnubg.evaluate(board(position), cube_info(cube),
                             eval_context(level or Level(), cube))
     return float(output[5])
+
+
+def resignation_equities(position: Position, cube: Cube, level: Level,
+                         resigned: int) -> tuple[float, float]:
+    """gnubg's judgement of a resignation (``getResignation``, ``getResignEquities``): the
+    resigner (the mover of ``position`` and ``cube``) is worth the position's *cubeless*
+    utility at ``level`` (the winning, gammon and backgammon chances priced at the score:
+    gnubg's ``Utility``, normalised equity), and resigning ``resigned`` (1 single, 2 gammon,
+    3 backgammon) is worth the utility of losing that: -1, less the opponent's gammon price,
+    less their backgammon price. Returns (playing on, resigning), the resigner's side."""
+    if resigned not in (1, 2, 3):
+        raise ValueError(f"a resignation is 1, 2 or 3, not {resigned!r}")
+    info = cubeinfo_for(cube)
+    output = gnubg.evaluate(board(position), info, context_for(level, cube.cubeful))
+    # The package's gammon prices are each player's (gammon, backgammon); the opponent's
+    # price is what losing a gammon or a backgammon costs the resigner.
+    gammon, backgammon = info["gammonprice"][1 - cube.mover]
+    after = -1.0
+    if resigned > 1:
+        after -= float(gammon)
+    if resigned > 2:
+        after -= float(backgammon)
+    return float(output[5]), after
 
 
 def to_mwc(equity: float, cube: Cube) -> float:

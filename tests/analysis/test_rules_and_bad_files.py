@@ -96,7 +96,9 @@ def test_a_cube_off_table_has_no_cube_decision() -> None:
     with_cube = analyse_record(record, 0)
     assert any(d.kind == "no_double" for d in with_cube.decisions)
     without = analyse_record(record, 0, rules=AnalysisRules(cube=False))
-    assert not [d for d in without.decisions if d.kind != "move"]
+    # (the file's resignations, read as gnubg reads a game won without a bear-off, stay)
+    assert not [d for d in without.decisions
+                if d.kind in ("no_double", "double", "take", "drop")]
     assert all(p.cube_decisions == 0 for p in without.players)
     assert AnalysisRules.of(Rules(match_length=5, cube=False)) == AnalysisRules(cube=False)
 
@@ -147,11 +149,16 @@ def test_every_decision_carries_best_cube_equities_and_win_chance() -> None:
                 assert decision.dice is not None
                 parse_play(Position.from_id(decision.position_id), *decision.dice,
                            decision.best)
+        elif decision.kind.endswith("resign"):
+            assert decision.cube_equities is None and decision.resign is not None
+            assert decision.best in ("play on", "accept", "reject") or (
+                decision.best == decision.chosen)
         else:
             assert decision.cube_equities is not None
             assert decision.best in ("double", "no double", "take", "drop")
     row = analysis.to_dict()["decisions"][0]
-    assert {"best", "cube_equities", "win_chance", "mark", "luck_mark", "cube"} <= set(row)
+    assert {"best", "cube_equities", "win_chance", "mark", "luck_mark", "cube",
+            "resign"} <= set(row)
 
 
 def test_opening_luck_counts_winning_the_opening_roll() -> None:
