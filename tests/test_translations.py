@@ -149,6 +149,7 @@ def analysis_data_words() -> set[str]:
     the luck marks, gnubg's rating and luck words (its constants and what lies beyond the
     last threshold), the summary of a player without decisions, and the cube actions."""
     from tavla.analysis import analyse
+    from tavla.analysis.resign import DECISION_WORDS
 
     words = {word for _threshold, word in analyse.RATINGS}
     words |= {word for _threshold, word in analyse.LUCK_RATINGS}
@@ -160,6 +161,7 @@ def analysis_data_words() -> set[str]:
     empty.finish()
     words |= {empty.rating, empty.luck_rating}
     words |= {"double", "no double", "take", "drop"}  # a cube decision's chosen and best
+    words |= set(DECISION_WORDS)  # a resignation decision's chosen and best
     words.discard("")
     return words
 
