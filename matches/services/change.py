@@ -33,6 +33,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from matches import selectors
 from matches.errors import ServiceError
@@ -187,9 +188,11 @@ def match_change(match_id: int, *, table_id: int | None = None, finished: bool =
         with match_context(match_id), transaction.atomic():
             match = _lock(match_id, skip_locked=skip_locked)
             if table_id is not None and match.table_id != table_id:
-                raise ServiceError("no_match", f"Match {match_id} is not played at this table.")
+                raise ServiceError("no_match",
+                                   _("Match %(match_id)s is not played at this table.")
+                                   % {"match_id": match_id})
             if match.is_finished and not finished:
-                raise ServiceError("match_over", "This match is over.")
+                raise ServiceError("match_over", _("This match is over."))
             change = MatchChange(match, now or timezone.now())
             yield change
             if change.changed:
@@ -218,12 +221,14 @@ def _lock(match_id: int, *, skip_locked: bool) -> Match:
                  .filter(pk=match_id).first())
         if found is None:
             if Match.objects.filter(pk=match_id).exists():
-                raise ServiceError("match_busy", "Another change of this match is under way.")
-            raise ServiceError("not_found", f"There is no match {match_id}.")
+                raise ServiceError("match_busy", _("Another change of this match is under way."))
+            raise ServiceError("not_found",
+                               _("There is no match %(match_id)s.") % {"match_id": match_id})
         return found
     match = statements.locked_match(match_id)
     if match is None:
-        raise ServiceError("not_found", f"There is no match {match_id}.")
+        raise ServiceError("not_found",
+                           _("There is no match %(match_id)s.") % {"match_id": match_id})
     return match
 
 

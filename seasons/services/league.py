@@ -20,6 +20,7 @@ from typing import Any, cast
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from matches.errors import ServiceError
 from matches.models import Player
@@ -41,9 +42,9 @@ class LeagueError(ServiceError):
 def league_create(*, name: str, move: int = 1, creator: Player | None = None) -> League:
     name = (name or "").strip()
     if not name:
-        raise LeagueError("invalid_option", "A league needs a name.")
+        raise LeagueError("invalid_option", _("A league needs a name."))
     if not (isinstance(move, int) and 0 <= move <= 10):
-        raise LeagueError("invalid_option", "From 0 to 10 players move up and down.")
+        raise LeagueError("invalid_option", _("From 0 to 10 players move up and down."))
     return League.objects.create(name=name[:80], move=move, created_by=creator)
 
 
@@ -54,7 +55,7 @@ def league_first_season(*, league_id: int, divisions: Sequence[Sequence[Player]]
     """Season 1 with these divisions (the first the strongest), started at once."""
     league = _locked(league_id)
     if league.seasons.exists():
-        raise LeagueError("already_started", "This league has its first season.")
+        raise LeagueError("already_started", _("This league has its first season."))
     return _create_season(league, 1, [list(d) for d in divisions], actor=actor,
                           starts_at=starts_at, round_days=round_days,
                           match_length=match_length)
@@ -71,12 +72,12 @@ def league_next_season(*, league_id: int, actor: Any, joining: Iterable[Player] 
     league = _locked(league_id)
     last = league.seasons.select_related("event").order_by("-number").first()
     if last is None:
-        raise LeagueError("no_season", "Start the league's first season first.")
+        raise LeagueError("no_season", _("Start the league's first season first."))
     finals = final_standings(last)
     divisions = division_list(last)
     if any(d.status != TournamentStatus.FINISHED for d in divisions):
         raise LeagueError("season_not_finished",
-                          "Every division of the season must have finished.")
+                          _("Every division of the season must have finished."))
     players = {p.pk: p for p in Player.objects.filter(
         pk__in=[p for division in finals for p in division])}
     newcomers = list(joining)
@@ -107,12 +108,14 @@ def _create_season(league: League, number: int, divisions: list[list[Player]], *
                    starts_at: datetime | None, round_days: int,
                    match_length: int) -> LeagueSeason:
     if not divisions or any(len(division) < 2 for division in divisions):
-        raise LeagueError("division_too_small", "Every division needs two players or more.")
+        raise LeagueError("division_too_small", _("Every division needs two players or more."))
     seen = [p.pk for division in divisions for p in division]
     if len(set(seen)) != len(seen):
-        raise LeagueError("player_twice", "A player stands in two divisions.")
+        raise LeagueError("player_twice", _("A player stands in two divisions."))
     if not (isinstance(round_days, int) and 1 <= round_days <= MAX_ROUND_DAYS):
-        raise LeagueError("invalid_option", f"A round lasts 1 to {MAX_ROUND_DAYS} days.")
+        raise LeagueError("invalid_option",
+                          _("A round lasts 1 to %(max_round_days)s days.")
+                          % {"max_round_days": MAX_ROUND_DAYS})
     event = tournament_services.tournament_create_from_template(
         template="round_robin", name=f"{league.name} · {number}", actor=actor,
         match_lengths=[match_length])
@@ -145,6 +148,6 @@ def _create_season(league: League, number: int, divisions: list[list[Player]], *
 def _locked(league_id: int) -> League:
     league = League.objects.select_for_update().filter(pk=league_id).first()
     if league is None:
-        raise LeagueError("not_found", "No such league.")
+        raise LeagueError("not_found", _("No such league."))
     return league
 

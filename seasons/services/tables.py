@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from matches import services as match_services
 from matches.errors import ServiceError
 from matches.models import Match, Player
@@ -20,7 +22,7 @@ def start_match(*, name: str, match_length: int, rules: dict[str, Any], a: Playe
                                  invite=table.invite_token or None)
     match = match_services.current_match(table)
     if match is None:  # pragma: no cover - two seated players always start a match
-        raise ServiceError("not_started", "The match did not start.")
+        raise ServiceError("not_started", _("The match did not start."))
     return match
 
 

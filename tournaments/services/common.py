@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from matches.errors import ServiceError
 from matches.models import Match, MatchStatus
 from matches.services.broadcast import broadcast_on_commit
@@ -35,7 +37,9 @@ def locked(tournament_id: int) -> Tournament:
     try:
         return Tournament.objects.select_for_update().get(pk=tournament_id)
     except Tournament.DoesNotExist:
-        raise TournamentError("not_found", f"There is no tournament {tournament_id}.") from None
+        raise TournamentError("not_found",
+                              _("There is no tournament %(tournament_id)s.")
+                              % {"tournament_id": tournament_id}) from None
 
 
 def format_for(tournament: Tournament) -> formats.Format:
@@ -67,12 +71,12 @@ def announce(tournament: Tournament) -> None:
 
 def require_director(actor: Any, tournament: Tournament) -> None:
     if actor is not None and not can_direct(actor, tournament):
-        raise TournamentError("forbidden", "Only the tournament's director may do that.")
+        raise TournamentError("forbidden", _("Only the tournament's director may do that."))
 
 
 def require_referee(actor: Any, tournament: Tournament) -> None:
     if not is_referee(actor, tournament):
-        raise TournamentError("forbidden", "Only a referee or the director may do that.")
+        raise TournamentError("forbidden", _("Only a referee or the director may do that."))
 
 
 def check_configuration(tournament: Tournament) -> None:
@@ -82,7 +86,7 @@ def check_configuration(tournament: Tournament) -> None:
         isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 99 for n in lengths
     ):
         raise TournamentError(
-            "bad_match_lengths", "Match lengths must be a list of 1 to 99 points, e.g. [3, 5]."
+            "bad_match_lengths", _("Match lengths must be a list of 1 to 99 points, e.g. [3, 5].")
         )
 
 
@@ -102,14 +106,16 @@ def check_points(tournament: Tournament, winner_points: int | None,
     if winner_points is None and loser_points is None:
         return
     if winner_points is None or loser_points is None:
-        raise TournamentError("bad_score", "Give both scores, or neither.")
+        raise TournamentError("bad_score", _("Give both scores, or neither."))
     problem = final_score_problem(length, winner_points, loser_points,
                                   cube=tournament.cube_enabled,
                                   gammons=tournament.gammons_enabled)
     if problem is not None:
         raise TournamentError(
-            "bad_score", f"{winner_points}–{loser_points} cannot end a {length}-point match: "
-            f"{problem}.")
+            "bad_score", _("%(winner_points)s–%(loser_points)s cannot end a %(length)s-point "
+                           "match: %(problem)s.")
+                         % {"winner_points": winner_points, "loser_points": loser_points,
+                            "length": length, "problem": problem})
 
 
 def live_match(row: Pairing) -> Match | None:

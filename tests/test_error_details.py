@@ -1,0 +1,191 @@
+"""Every refusal's ``detail`` is translated where it is raised, as a mechanism.
+
+A :class:`~matches.errors.ServiceError` (or one of its subclasses) carries ``code`` for programs
+and ``detail`` for people; the detail reaches a Persian or Turkish reader on the lobby's status
+line, the table page, a page's message and REST's ``detail``/``fields``. So it must be made by
+``gettext``/``ngettext`` (with named ``%`` placeholders, which ``makemessages`` can extract) in
+the language active when the error is raised: the reader's (HTTP: ``LocaleMiddleware``;
+sockets: :func:`matches.live.language.reader_language`).
+
+The walk reads every non-test module of the product and fails with ``file:line`` for a
+``ServiceError(...)``-family call whose detail is anything else: an English literal, an
+f-string, ``str(error)``. A few helpers build the error from a detail handed to them
+(:data:`PASS_THROUGH`); every call of those must hand a translated detail in turn. The checker
+is shown to catch each pattern. Serializers' own messages (``ValidationError`` and
+``error_messages``) are held to the same rule.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("matches", "tournaments", "tavla", "seasons")
+# The error type and every subclass the services raise.
+ERRORS = {"ServiceError", "TournamentError", "LadderError", "LeagueError", "ArenaError"}
+TRANSLATORS = {"_", "gettext", "ngettext", "pgettext", "npgettext"}
+# Helpers that raise a ServiceError with a detail their caller translates: name -> the
+# position of that detail among the call's positional arguments (or its keyword).
+PASS_THROUGH: dict[str, tuple[int, str]] = {
+    "_require_player": (1, "detail"),  # matches.services.log
+    "_bad": (0, "detail"),  # matches.gnubg.board
+}
+# The pure layers (the rules engine, tournament formats and money, the seasons' formats) may
+# not import Django, so their refusals are English; they raise ``ValueError``s (some named like
+# the services' errors), not ServiceErrors, and are left out of the walk.
+PURE = ("tavla/engine", "tavla/analysis", "tournaments/formats", "tournaments/money.py",
+        "seasons/formats")
+# Where a pure layer's English sentence still passes into a detail, as (file, the detail as
+# written): each is a known gap, listed so that no new one joins it unseen. Translating them
+# needs the pure layers to hand back a message id and its values instead of a sentence.
+PURE_WORDS: set[tuple[str, str]] = {
+    ("matches/gnubg/board.py", "str(error)"),
+    ("matches/gnubg/board.py", "problem + ' ' + _('Choose dice for a checker play instead.')"),
+    ("matches/services/change.py", "str(error)"),
+    ("seasons/services/ladder.py", "_format_words(refusal)"),
+    ("seasons/services/ladder.py", "_format_words(error)"),
+    ("seasons/services/league.py", "str(error)"),
+    ("tournaments/services/bracket.py", "str(error)"),
+    ("tournaments/services/common.py", "str(error)"),
+    ("tournaments/services/configuration.py", "str(error)"),
+    ("tournaments/services/creation.py", "str(error)"),
+    ("tournaments/services/hand_edits.py", "str(error)"),
+    ("tournaments/services/lifecycle.py", "str(error)"),
+    ("tournaments/services/results.py", "str(error)"),
+}
+# A detail another module hands over, translated there: (file, the detail) -> where.
+HANDED_OVER: dict[tuple[str, str], str] = {
+    ("matches/services/rematch.py", "reason"): "rematch_requested's receivers "
+    "(tournaments.selectors.refuse_rematch returns gettext's sentence)",
+}
+
+
+def _name(func: ast.expr) -> str | None:
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return None
+
+
+def translated(node: ast.expr) -> bool:
+    """Whether ``node`` is a gettext call, or a ``%`` formatting of one, or a choice between
+    such (``a if c else b``)."""
+    if isinstance(node, ast.Call):
+        return _name(node.func) in TRANSLATORS
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mod):
+        return translated(node.left)
+    if isinstance(node, ast.IfExp):
+        return translated(node.body) and translated(node.orelse)
+    return False
+
+
+def _argument(call: ast.Call, position: int, keyword: str) -> ast.expr | None:
+    if len(call.args) > position:
+        return call.args[position]
+    return next((k.value for k in call.keywords if k.arg == keyword), None)
+
+
+def _helper_parameter(function: ast.FunctionDef | None, detail: ast.expr) -> bool:
+    """Whether ``detail`` is a parameter of the listed pass-through helper it is raised in."""
+    return (function is not None and function.name in PASS_THROUGH
+            and isinstance(detail, ast.Name)
+            and detail.id == PASS_THROUGH[function.name][1])
+
+
+def untranslated(source: str, filename: str = "<source>") -> list[str]:
+    """``file:line`` of every refusal whose detail is not translated where it is made."""
+    found: list[str] = []
+
+    def visit(node: ast.AST, function: ast.FunctionDef | None) -> None:
+        for child in ast.iter_child_nodes(node):
+            inner = child if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) \
+                else function
+            if isinstance(child, ast.Call):
+                name = _name(child.func)
+                detail = None
+                if name in ERRORS:
+                    detail = _argument(child, 1, "detail")
+                    ok = detail is None or translated(detail) or _helper_parameter(function, detail)
+                elif name in PASS_THROUGH:
+                    position, keyword = PASS_THROUGH[name]
+                    detail = _argument(child, position, keyword)
+                    ok = detail is None or translated(detail)
+                else:
+                    ok = True
+                if not ok and (filename, ast.unparse(detail)) not in PURE_WORDS | set(HANDED_OVER):  # type: ignore[arg-type]
+                    found.append(f"{filename}:{child.lineno}")
+            visit(child, inner)  # type: ignore[arg-type]
+
+    visit(ast.parse(source), None)
+    return found
+
+
+def _modules() -> list[Path]:
+    return sorted(path for package in PACKAGES for path in (ROOT / package).rglob("*.py")
+                  if "migrations" not in path.parts and "tests" not in path.parts
+                  and not str(path.relative_to(ROOT)).startswith(PURE))
+
+
+def test_every_refusal_detail_is_translated_where_it_is_raised() -> None:
+    found = [spot for path in _modules()
+             for spot in untranslated(path.read_text(), str(path.relative_to(ROOT)))]
+    assert not found, "details not made by gettext at the raise:\n" + "\n".join(found)
+
+
+@pytest.mark.parametrize("source", [
+    'raise ServiceError("x", "English")',
+    'raise TournamentError("x", f"There is no tournament {n}.")',
+    'raise LadderError("x", str(error))',
+    'raise ServiceError("x", "a" + _("b"))',
+    'raise ServiceError("x", detail="English")',
+    'raise ArenaError("x", _("a") if c else "b")',
+])
+def test_the_checker_catches_an_untranslated_detail(source: str) -> None:
+    assert untranslated(source) == ["<source>:1"]
+
+
+@pytest.mark.parametrize("source", [
+    'raise ServiceError("x", _("A sentence."))',
+    'raise ServiceError("x", gettext("A sentence."), field="f")',
+    'raise ServiceError("x", _("%(n)s seeks.") % {"n": n})',
+    'raise ServiceError("x", ngettext("%(n)s seek.", "%(n)s seeks.", n) % {"n": n})',
+    'raise ServiceError("x", detail=_("A sentence."))',
+])
+def test_the_checker_passes_a_translated_detail(source: str) -> None:
+    assert untranslated(source) == []
+
+
+# -- serializers: DRF's own messages are translated; ours must be too ----------------------
+
+
+def _serializer_messages(source: str, filename: str) -> list[str]:
+    """``file:line`` of a ``ValidationError`` or an ``error_messages`` entry given a literal."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and _name(node.func) == "ValidationError" and node.args:
+            first = node.args[0]
+            if isinstance(first, (ast.Constant, ast.JoinedStr)) and not translated(first):
+                found.append(f"{filename}:{node.lineno}")
+        if isinstance(node, ast.keyword) and node.arg == "error_messages" \
+                and isinstance(node.value, ast.Dict):
+            for value in node.value.values:
+                if isinstance(value, (ast.Constant, ast.JoinedStr)):
+                    found.append(f"{filename}:{value.lineno}")
+    return found
+
+
+def test_our_serializers_messages_are_translated() -> None:
+    found = [spot for path in _modules()
+             for spot in _serializer_messages(path.read_text(), str(path.relative_to(ROOT)))]
+    assert not found, "serializer messages not made by gettext:\n" + "\n".join(found)
+
+
+def test_the_serializer_checker_catches_a_literal() -> None:
+    assert _serializer_messages('raise serializers.ValidationError("English")', "f") == ["f:1"]
+    assert _serializer_messages(
+        'x = serializers.IntegerField(error_messages={"invalid": "English"})', "f") == ["f:1"]
+    assert _serializer_messages('raise serializers.ValidationError(_("Ours"))', "f") == []
