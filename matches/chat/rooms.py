@@ -24,6 +24,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from matches import access
 from matches.chat.phrases import english, phrase_code
@@ -137,8 +138,9 @@ def chat_post(*, table_id: int, player: Player | None, text: Any = None,
     text = " ".join(text.split())  # one line: no control characters, no runs of spaces
     if len(text) > MAX_LENGTH:
         raise ServiceError("message_too_long",
-                           _("A chat message has at most %(max_length)s characters.")
-                           % {"max_length": MAX_LENGTH})
+                           ngettext("A chat message has at most %(max_length)s character.",
+                                    "A chat message has at most %(max_length)s characters.",
+                                    MAX_LENGTH) % {"max_length": MAX_LENGTH})
     table = Table.objects.get(pk=table_id)
     if not access.may_watch(table, player, invite):
         raise ServiceError("forbidden", _("This table is private."))
@@ -147,7 +149,10 @@ def chat_post(*, table_id: int, player: Player | None, text: Any = None,
     Player.objects.select_for_update().filter(pk=player.pk).first()
     if ChatMessage.objects.filter(author=player, created_at__gte=since).count() >= RATE_MESSAGES:
         raise ServiceError("rate_limited",
-                           _("At most %(rate_messages)s chat messages in %(rate_seconds)s seconds.")
+                           ngettext("At most %(rate_messages)s chat message in %(rate_seconds)s "
+                                    "seconds.",
+                                    "At most %(rate_messages)s chat messages in %(rate_seconds)s "
+                                    "seconds.", RATE_MESSAGES)
                            % {"rate_messages": RATE_MESSAGES, "rate_seconds": RATE_SECONDS})
     match = playing_match(table)
     room = ChatRoom.PLAYERS if in_players_room(table, player) else ChatRoom.SPECTATORS

@@ -25,6 +25,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from matches import services, validation
 from matches.errors import ServiceError
@@ -143,8 +144,11 @@ def bot_table_create(*, human: Player, strength: str, rated: bool = False,
     if limit and playing >= limit:
         raise ServiceError(
             "too_many_bot_matches",
-            _("You are already playing %(playing)s matches against bots; at most %(limit)s at "
-              "once. Finish or resign one first.") % {"playing": playing, "limit": limit})
+            ngettext("You are already playing %(playing)s match against bots; at most %(limit)s "
+                     "at once. Finish or resign it first.",
+                     "You are already playing %(playing)s matches against bots; at most %(limit)s "
+                     "at once. Finish or resign one first.", playing)
+            % {"playing": playing, "limit": limit})
     bot = bot_player(level.key)
     rules.setdefault("match_length", 1)
     table = services.table_create(

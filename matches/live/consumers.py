@@ -390,10 +390,10 @@ class LobbyConsumer(_LiveConsumer):
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         ref = content.get("ref") if isinstance(content, dict) else None
         if not isinstance(content, dict):
-            await self.send_error("bad_request", "Send one JSON object per message.", ref)
+            await self.send_error("bad_request", _("Send one JSON object per message."), ref)
         elif content.get("type") == "sync":
             await self.send_lobby()
         elif content.get("type") == "ping":  # the heartbeat every client sends (as a board's)
             await self.send_json({"type": "pong"} if ref is None else {"type": "pong", "ref": ref})
         else:
-            await self.send_error("unknown_type", "The lobby understands sync and ping.", ref)
+            await self.send_error("unknown_type", _("The lobby understands sync and ping."), ref)

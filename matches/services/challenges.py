@@ -24,6 +24,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from matches.errors import ServiceError
 from matches.models import Challenge, ChallengeStatus, ChatBlock, Player
@@ -104,8 +105,10 @@ def challenge_send(*, challenger: Player | None, challenged: Player,
                                           created_at__gte=now - timedelta(hours=1)).count()
         if hourly and recent >= hourly:
             raise ServiceError("too_many_challenges",
-                               _("You sent %(recent)s challenges in the last hour, the most "
-                                 "allowed: wait a while.") % {"recent": recent})
+                               ngettext("You sent %(recent)s challenge in the last hour, the most "
+                                        "allowed: wait a while.",
+                                        "You sent %(recent)s challenges in the last hour, the most "
+                                        "allowed: wait a while.", recent) % {"recent": recent})
         challenge = Challenge.objects.create(
             challenger=challenger, challenged=challenged, match_length=terms.match_length,
             clock_preset=terms.clock_preset, rated=terms.rated,

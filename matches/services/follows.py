@@ -10,6 +10,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from matches.errors import ServiceError
 from matches.models import Follow, Match, MatchStatus, Player, Table
@@ -34,8 +35,9 @@ def follow(*, player: Player | None, followed: Player) -> bool:
             return False
         if Follow.objects.filter(follower=player).count() >= MAX_FOLLOWS:
             raise ServiceError("too_many_follows",
-                               _("You follow %(max_follows)s players, the most allowed.")
-                               % {"max_follows": MAX_FOLLOWS})
+                               ngettext("You follow %(max_follows)s player, the most allowed.",
+                                        "You follow %(max_follows)s players, the most allowed.",
+                                        MAX_FOLLOWS) % {"max_follows": MAX_FOLLOWS})
         try:
             with transaction.atomic():
                 Follow.objects.create(follower=player, followed=followed)

@@ -27,6 +27,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from matches.errors import ServiceError
 from matches.models import ChatBlock, Player, Seek, SeekPool, SeekStatus, Table
@@ -102,14 +103,18 @@ def _check_bounds(player: Player, terms: GameTermsInput, now: datetime) -> None:
     most = int(getattr(settings, "TAVLA_OPEN_SEEKS", 3))
     if most and mine.count() >= most:
         raise ServiceError("too_many_seeks",
-                           _("You have %(most)s open seeks, the most allowed: cancel one first.")
-                           % {"most": most})
+                           ngettext("You have %(most)s open seek, the most allowed: cancel it "
+                                    "first.",
+                                    "You have %(most)s open seeks, the most allowed: cancel one "
+                                    "first.", most) % {"most": most})
     hourly = int(getattr(settings, "TAVLA_SEEKS_PER_HOUR", 60))
     recent = Seek.objects.filter(player=player, created_at__gte=now - timedelta(hours=1)).count()
     if hourly and recent >= hourly:
         raise ServiceError("too_many_seeks",
-                           _("You posted %(recent)s seeks in the last hour, the most allowed: "
-                             "wait a while.") % {"recent": recent})
+                           ngettext("You posted %(recent)s seek in the last hour, the most "
+                                    "allowed: wait a while.",
+                                    "You posted %(recent)s seeks in the last hour, the most "
+                                    "allowed: wait a while.", recent) % {"recent": recent})
 
 
 def seek_post(*, player: Player | None, terms: GameTermsInput) -> Seek:

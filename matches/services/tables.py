@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from matches import access, selectors, validation
 from matches.errors import ServiceError
@@ -84,8 +85,11 @@ def check_table_quota(creator: Player, *, correspondence: bool = False) -> None:
               .distinct().count())
     if recent >= limit:
         raise ServiceError("too_many_tables",
-                           _("You created %(recent)s tables in the last hour, the most allowed: "
-                             "play at one of them, or wait a while.") % {"recent": recent})
+                           ngettext("You created %(recent)s table in the last hour, the most "
+                                    "allowed: play at it, or wait a while.",
+                                    "You created %(recent)s tables in the last hour, the most "
+                                    "allowed: play at one of them, or wait a while.", recent)
+                           % {"recent": recent})
 
 
 def table_create(*, name: str, creator: Player | None = None, clock_preset: str | None = None,
