@@ -44,7 +44,6 @@ PURE = ("tavla/engine", "tavla/analysis", "tournaments/formats", "tournaments/mo
 PURE_WORDS: set[tuple[str, str]] = {
     ("matches/gnubg/board.py", "str(error)"),
     ("matches/gnubg/board.py", "problem + ' ' + _('Choose dice for a checker play instead.')"),
-    ("matches/services/change.py", "str(error)"),
     ("seasons/services/ladder.py", "_format_words(refusal)"),
     ("seasons/services/ladder.py", "_format_words(error)"),
     ("seasons/services/league.py", "str(error)"),
@@ -60,6 +59,8 @@ PURE_WORDS: set[tuple[str, str]] = {
 HANDED_OVER: dict[tuple[str, str], str] = {
     ("matches/services/rematch.py", "reason"): "rematch_requested's receivers "
     "(tournaments.selectors.refuse_rematch returns gettext's sentence)",
+    ("matches/services/change.py", "refusal_words(before, action, error)"):
+    "matches.engine_words, which words the engine's refusal with gettext",
 }
 
 

@@ -36,6 +36,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from matches import selectors
+from matches.engine_words import refusal_words
 from matches.errors import ServiceError
 from matches.models import Event, LogKind, Match
 from matches.services import broadcast, correspondence, statements
@@ -92,7 +93,9 @@ class MatchChange:
         try:
             after = before.apply(action)
         except EngineError as error:
-            raise ServiceError("illegal_action", str(error)) from error
+            # The engine's sentence is English; the reader gets the reason in their words.
+            raise ServiceError("illegal_action",
+                               refusal_words(before, action, error)) from error
         self.events += _log_action(self.match, before, after, action, actor_id, logged)
         # A takeback is asked for the state as it was: any action moves on and withdraws it.
         self.match.takeback_seat = None
