@@ -69,9 +69,10 @@ def match_act(
 
     Raises :class:`ServiceError` with codes ``unknown_action``, ``not_found``,
     ``match_over``, ``not_a_player``, ``stale_version``, ``not_your_turn`` and
-    ``illegal_action`` (the engine's message as detail), ``not_authenticated`` for no
-    player, and ``no_match`` when ``table_id`` is given and the match is not played at that
-    table. Nothing changes on an error,
+    ``illegal_action`` (the engine's reason in the reader's words,
+    :mod:`matches.engine_words`), ``not_authenticated`` for no player, and ``no_match``
+    when ``table_id`` is given and the match is not played at that table. Nothing changes on
+    an error,
     except ``flag_fell``: the acting player's deadline had passed when this request got the
     lock, so the flag is recorded (and committed) instead of the action. ``now`` is for
     tests; it defaults to the time the lock is held.
