@@ -44,16 +44,6 @@ PURE = ("tavla/engine", "tavla/analysis", "tournaments/formats", "tournaments/mo
 PURE_WORDS: set[tuple[str, str]] = {
     ("matches/gnubg/board.py", "str(error)"),
     ("matches/gnubg/board.py", "problem + ' ' + _('Choose dice for a checker play instead.')"),
-    ("seasons/services/ladder.py", "_format_words(refusal)"),
-    ("seasons/services/ladder.py", "_format_words(error)"),
-    ("seasons/services/league.py", "str(error)"),
-    ("tournaments/services/bracket.py", "str(error)"),
-    ("tournaments/services/common.py", "str(error)"),
-    ("tournaments/services/configuration.py", "str(error)"),
-    ("tournaments/services/creation.py", "str(error)"),
-    ("tournaments/services/hand_edits.py", "str(error)"),
-    ("tournaments/services/lifecycle.py", "str(error)"),
-    ("tournaments/services/results.py", "str(error)"),
 }
 # A detail another module hands over, translated there: (file, the detail) -> where.
 HANDED_OVER: dict[tuple[str, str], str] = {
@@ -61,6 +51,9 @@ HANDED_OVER: dict[tuple[str, str], str] = {
     "(tournaments.selectors.refuse_rematch returns gettext's sentence)",
     ("matches/services/change.py", "refusal_words(before, action, error)"):
     "matches.engine_words, which words the engine's refusal with gettext",
+    ("seasons/services/ladder.py", "_format_words(refusal)"): "its own gettext sentences, "
+    "else the formats' template by gettext",
+    ("seasons/services/ladder.py", "_format_words(error)"): "the same",
 }
 
 
@@ -135,6 +128,33 @@ def test_every_refusal_detail_is_translated_where_it_is_raised() -> None:
     found = [spot for path in _modules()
              for spot in untranslated(path.read_text(), str(path.relative_to(ROOT)))]
     assert not found, "details not made by gettext at the raise:\n" + "\n".join(found)
+
+
+# The pure layers' refusals: a template marked for makemessages, its values apart.
+PURE_ERRORS = {"PairingError": (0, "message"), "MoneyError": (0, "message"),
+               "LeagueError": (1, "message"), "LadderError": (1, "message")}
+
+
+def unmarked(source: str, filename: str = "<source>") -> list[str]:
+    """``file:line`` of a pure layer's refusal whose message is not ``gettext_noop("...")``."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call) and _name(node.func) in PURE_ERRORS:
+            message = _argument(node, *PURE_ERRORS[_name(node.func)])  # type: ignore[index]
+            if message is not None and not (
+                    isinstance(message, ast.Call) and _name(message.func) == "gettext_noop"
+                    and isinstance(message.args[0], ast.Constant)):
+                found.append(f"{filename}:{node.lineno}")
+    return found
+
+
+def test_every_pure_refusal_is_a_marked_template() -> None:
+    found = [spot for package in PACKAGES for path in sorted((ROOT / package).rglob("*.py"))
+             if str(path.relative_to(ROOT)).startswith(PURE) and "tests" not in path.parts
+             for spot in unmarked(path.read_text(), str(path.relative_to(ROOT)))]
+    assert not found, "pure refusals not marked by gettext_noop:\n" + "\n".join(found)
+    assert unmarked('raise PairingError(f"No {x}.", code="c")') == ["<source>:1"]
+    assert unmarked('raise LadderError("c", gettext_noop("No %(x)s."), x=x)') == []
 
 
 @pytest.mark.parametrize("source", [

@@ -288,7 +288,7 @@ def _format_words(error: rules.LadderError) -> str:
         "challenge_out_of_reach": _("That player is out of your reach."),
         "already_on_ladder": _("You are already on this ladder."),
     }
-    return words.get(error.code, str(error))
+    return words.get(error.code) or _(error.template) % error.params
 
 
 def _record(ladder: Ladder, event: rules.Event, now: datetime,

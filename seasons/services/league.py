@@ -86,7 +86,7 @@ def league_next_season(*, league_id: int, actor: Any, joining: Iterable[Player] 
         ids = next_season(finals, league.move, joining=[p.pk for p in newcomers],
                           leaving=[p.pk for p in leaving])
     except FormatLeagueError as error:
-        raise LeagueError(error.code, str(error)) from None
+        raise LeagueError(error.code, _(error.template) % error.params) from None
     chosen = [[players[cast(int, pk)] for pk in division] for division in ids if division]
     return _create_season(league, last.number + 1, chosen, actor=actor, starts_at=starts_at,
                           round_days=round_days, match_length=match_length)

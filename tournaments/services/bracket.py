@@ -111,7 +111,7 @@ def advance(tournament: Tournament, *, release: bool = False, actor: Any = None)
             state = format_state(tournament, list(by_slot.values()))
             resolved = fmt.resolved_pairings(state)
         except formats.PairingError as error:
-            raise TournamentError(error.code, str(error)) from error
+            raise TournamentError(error.code, _(error.template) % error.params) from error
         to_open = {pairing.slot for pairing in ready if pairing.is_playable}
         decided_any = False
         for pairing in resolved:

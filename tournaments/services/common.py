@@ -46,7 +46,7 @@ def format_for(tournament: Tournament) -> formats.Format:
     try:
         return format_of(tournament)
     except formats.PairingError as error:
-        raise TournamentError(error.code, str(error)) from error
+        raise TournamentError(error.code, _(error.template) % error.params) from error
 
 
 def acting_user(actor: Any) -> Any:

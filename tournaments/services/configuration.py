@@ -90,7 +90,8 @@ def _table(value: Any, field: str) -> str:
     try:
         check_payout_table(parse_payout_table(text or "100"))
     except MoneyError as error:
-        raise TournamentError("bad_request", str(error), field=field) from None
+        raise TournamentError("bad_request", _(error.template) % error.params,
+                              field=field) from None
     return text
 
 

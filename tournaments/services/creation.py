@@ -124,7 +124,8 @@ def tournament_create_from_template(
         try:
             parse_payout_table(payout_table)
         except MoneyError as error:
-            raise TournamentError("bad_request", str(error), field="payout_table") from None
+            raise TournamentError("bad_request", gettext(error.template) % error.params,
+                                  field="payout_table") from None
     if consolation_percent is not None and not 0 <= consolation_percent <= 100:
         raise TournamentError("bad_request", gettext("A flight's share is 0 to 100 %."),
                               field="consolation_percent")

@@ -168,7 +168,8 @@ def _swap_in_stored_pairings(tournament: Tournament, fmt: formats.Format, row_a:
         resolved = fmt.resolved_pairings(format_state(tournament))
     except formats.PairingError as error:
         raise TournamentError("fixed_draw",
-                              _("The format cannot take this swap: %(error)s") % {"error": error}) \
+                              _("The format cannot take this swap: %(error)s")
+                              % {"error": _(error.template) % error.params}) \
             from error
     for pairing in resolved:
         if pairing.slot in (row_a.slot, row_b.slot):
@@ -191,7 +192,7 @@ def _swap_seeds(tournament: Tournament, fmt: formats.Format, entry_a_id: int,
     try:
         resolved = fmt.resolved_pairings(format_state(tournament, list(rows.values())))
     except formats.PairingError as error:
-        raise TournamentError("fixed_draw", str(error)) from error
+        raise TournamentError("fixed_draw", _(error.template) % error.params) from error
     changed: list[tuple[Pairing, formats.Pairing]] = []
     for pairing in resolved:
         row = rows.get(pairing.slot)

@@ -127,7 +127,7 @@ def _draw(tournament: Tournament, entries: list[Entry], *, new_random: bool) -> 
                                                 e.pk))
         return formats.seed_order(ids, "manual", manual=[entry.pk for entry in manual])
     except formats.PairingError as error:
-        raise TournamentError(error.code, str(error)) from error
+        raise TournamentError(error.code, _(error.template) % error.params) from error
 
 
 def _write_seeds(tournament: Tournament, order: list[int]) -> None:
@@ -181,7 +181,7 @@ def start(*, tournament_id: int, actor: Any = None) -> Tournament:
     try:
         initial = fmt.start(order)
     except formats.PairingError as error:
-        raise TournamentError(error.code, str(error)) from error
+        raise TournamentError(error.code, _(error.template) % error.params) from error
     rounds: dict[tuple[str, int], Round] = {}
     for index, pairing in enumerate(initial):
         store_pairing(tournament, pairing, order=index, rounds=rounds)

@@ -249,7 +249,7 @@ def _check_correction(tournament: Tournament, row: Pairing,
     try:
         resolved = fmt.resolved_pairings(replace(state, results=accepted))
     except formats.PairingError as error:
-        raise TournamentError("depends", str(error)) from error
+        raise TournamentError("depends", _(error.template) % error.params) from error
     stored_by_slot = {r.slot: r for r in rows}
     for pairing in resolved:
         row_now = stored_by_slot.get(pairing.slot)

@@ -136,7 +136,8 @@ def entry_register_late(*, tournament_id: int, player: Player, actor: Any = None
     except formats.PairingError as error:
         raise TournamentError("too_late",
                               _("The results so far do not leave room for a late entry "
-                                "(%(error)s).") % {"error": error}) from error
+                                "(%(error)s).")
+                              % {"error": _(error.template) % error.params}) from error
     stored = {row.slot: row for row in rows}
     rounds = {(r.bracket, r.number): r for r in tournament.rounds.all()}
     replaced: list[Pairing] = []
