@@ -43,7 +43,6 @@ PURE = ("tavla/engine", "tavla/analysis", "tournaments/formats", "tournaments/mo
 # needs the pure layers to hand back a message id and its values instead of a sentence.
 PURE_WORDS: set[tuple[str, str]] = {
     ("matches/gnubg/board.py", "str(error)"),
-    ("matches/gnubg/board.py", "problem + ' ' + _('Choose dice for a checker play instead.')"),
 }
 # A detail another module hands over, translated there: (file, the detail) -> where.
 HANDED_OVER: dict[tuple[str, str], str] = {

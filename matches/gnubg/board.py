@@ -212,7 +212,8 @@ def _checked(question: Question) -> Question:
     if question.decision == CUBE:
         problem = cube_access(info)
         if problem:
-            raise _bad(problem + " " + _("Choose dice for a checker play instead."), "dice")
+            raise _bad(_("%(problem)s Choose dice for a checker play instead.")
+                       % {"problem": problem}, "dice")
     return question
 
 
