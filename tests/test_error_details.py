@@ -21,6 +21,11 @@ import ast
 from pathlib import Path
 
 import pytest
+from django.utils import translation
+
+from tavla.engine.scores import final_score_problem
+from tournaments.models import Tournament
+from tournaments.services.common import TournamentError, check_points
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("matches", "tournaments", "tavla", "seasons")
@@ -209,3 +214,30 @@ def test_the_serializer_checker_catches_a_literal() -> None:
     assert _serializer_messages(
         'x = serializers.IntegerField(error_messages={"invalid": "English"})', "f") == ["f:1"]
     assert _serializer_messages('raise serializers.ValidationError(_("Ours"))', "f") == []
+
+
+# -- the engine's reasons, worded again at the door ------------------------------------------
+
+
+@pytest.mark.parametrize("gammons", [True, False])
+@pytest.mark.parametrize("cube", [True, False])
+def test_a_refused_score_gives_the_engine_s_reason_in_the_reader_s_words(
+        cube: bool, gammons: bool) -> None:
+    """``check_points`` words the reason anew with gettext; in English it is the engine's."""
+    tournament = Tournament(cube_enabled=cube, gammons_enabled=gammons)
+    tried = 0
+    with translation.override("en"):
+        for length in (1, 3, 5):
+            for winner in range(-1, 200, 7):
+                for loser in (-1, 0, length - 1, length, length + 2):
+                    problem = final_score_problem(length, winner, loser, cube=cube,
+                                                  gammons=gammons)
+                    if problem is None:
+                        check_points(tournament, winner, loser, length)
+                        continue
+                    with pytest.raises(TournamentError) as refused:
+                        check_points(tournament, winner, loser, length)
+                    assert refused.value.detail == (
+                        f"{winner}–{loser} cannot end a {length}-point match: {problem}.")
+                    tried += 1
+    assert tried > 50

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from matches.errors import ServiceError
 from matches.models import Match, MatchStatus
 from matches.services.broadcast import broadcast_on_commit
-from tavla.engine.scores import final_score_problem
+from tavla.engine.scores import final_score_problem, max_game_value
 from tournaments import formats
 from tournaments.models import Pairing, Tournament, TournamentLog
 from tournaments.selectors import can_direct, format_of, is_referee, tournament_group
@@ -115,7 +115,33 @@ def check_points(tournament: Tournament, winner_points: int | None,
             "bad_score", _("%(winner_points)s–%(loser_points)s cannot end a %(length)s-point "
                            "match: %(problem)s.")
                          % {"winner_points": winner_points, "loser_points": loser_points,
-                            "length": length, "problem": problem})
+                            "length": length,
+                            "problem": _score_words(tournament, winner_points, loser_points,
+                                                    length)})
+
+
+def _score_words(tournament: Tournament, winner_points: int, loser_points: int,
+                 length: int) -> str:
+    """The engine's reason (:func:`~tavla.engine.scores.final_score_problem`, which speaks
+    only English) in the reader's words, reason by reason in the engine's order."""
+    for value in (length, winner_points, loser_points):
+        if isinstance(value, bool) or not isinstance(value, int):
+            return _("scores are whole numbers of points")
+    if length < 1:
+        return _("a match is played to at least 1 point")
+    if loser_points < 0:
+        return _("a score cannot be negative")
+    if loser_points >= length:
+        return _("the loser cannot have %(loser_points)s: reaching %(length)s would have won "
+                 "the %(length)s-point match") % {"loser_points": loser_points, "length": length}
+    if winner_points < length:
+        return _("the winner must have at least %(length)s points in a %(length)s-point "
+                 "match") % {"length": length}
+    most = length - 1 + max_game_value(cube=tournament.cube_enabled,
+                                       gammons=tournament.gammons_enabled)
+    return _("the winner cannot have %(winner_points)s: the last game brings at most "
+             "%(least)s to %(most)s") % {"winner_points": winner_points, "least": length - 1,
+                                         "most": most}
 
 
 def live_match(row: Pairing) -> Match | None:
