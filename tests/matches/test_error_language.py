@@ -93,6 +93,7 @@ class _Echo(ReaderLanguage, AsyncJsonWebsocketConsumer):  # type: ignore[misc]
 ])
 async def test_every_message_is_handled_in_the_socket_s_language(
         headers: list[tuple[bytes, bytes]], language: str) -> None:
+    before = translation.get_language()
     communicator = WebsocketCommunicator(_Echo.as_asgi(), "/", headers=headers)
     connected, _ = await communicator.connect(timeout=5)
     assert connected
@@ -103,7 +104,7 @@ async def test_every_message_is_handled_in_the_socket_s_language(
                 "handler": language, "thread": language}
     finally:
         await communicator.disconnect()
-    assert translation.get_language() == "en"  # the test's own context never changed
+    assert translation.get_language() == before  # the test's own context never changed
 
 
 @pytest.mark.django_db(transaction=True)
