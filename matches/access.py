@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from matches.errors import ServiceError
 from matches.models import Match, MatchStatus, Player, Table
@@ -52,8 +53,9 @@ def may_watch(table: Table, player: Player | None, invite: str | None = None) ->
 def not_visible(table_id: int) -> ServiceError:
     """The one answer to a table that is not there, or private and not the viewer's: the same
     ``not_found`` (REST's 404, the socket's close 4404), so nobody learns which it is."""
-    return ServiceError("not_found", f"There is no table {table_id}, or it is private: open "
-                        "it with its invitation link.")
+    return ServiceError("not_found",
+                        _("There is no table %(table_id)s, or it is private: open it with its "
+                          "invitation link.") % {"table_id": table_id})
 
 
 def check_may_sit(table: Table, player: Player, invite: str | None = None) -> None:

@@ -17,6 +17,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from django.utils.translation import gettext as _
+
 from matches.errors import ServiceError
 from matches.models import Player
 from matches.rules import RULES, Rule
@@ -44,14 +46,15 @@ def _is_int(value: Any) -> bool:
 def message_object(content: Any) -> dict[str, Any]:
     """A socket message or a REST body: one JSON object. Raises ``bad_request``."""
     if not isinstance(content, dict):
-        raise ServiceError("bad_request", "Send one JSON object.")
+        raise ServiceError("bad_request", _("Send one JSON object."))
     return content
 
 
 def object_id(value: Any, name: str) -> int:
     """A match's, table's or player's id: a positive JSON integer. Raises ``bad_request``."""
     if not _is_int(value) or not 1 <= value <= MAX_ID:
-        raise ServiceError("bad_request", f"{name} is an id: a positive whole number.",
+        raise ServiceError("bad_request",
+                           _("%(name)s is an id: a positive whole number.") % {"name": name},
                            field=name)
     return int(value)
 
@@ -74,11 +77,12 @@ class ActionInput:
 def action_name(value: Any, allowed: tuple[str, ...] = ACTIONS) -> str:
     """An action's name. Raises ``bad_request`` when missing, ``unknown_action`` otherwise."""
     if value is None:
-        raise ServiceError("bad_request", "action is required: one of " + ", ".join(allowed)
-                           + ".", field="action")
+        raise ServiceError("bad_request", _("action is required: one of %(names)s.")
+                           % {"names": ", ".join(allowed)}, field="action")
     if not isinstance(value, str) or value not in allowed:
-        raise ServiceError("unknown_action", f"Unknown action {value!r}; expected one of "
-                           + ", ".join(allowed) + ".", field="action")
+        raise ServiceError("unknown_action",
+                           _("Unknown action %(action)r; expected one of %(names)s.")
+                           % {"action": value, "names": ", ".join(allowed)}, field="action")
     return value
 
 
@@ -86,8 +90,8 @@ def expected_version(value: Any) -> int:
     """The version the action was made against: a JSON integer, 0 or more. Raises
     ``bad_request``."""
     if not _is_int(value) or value < 0:
-        raise ServiceError("bad_request", "expected_version (the state's version, a whole "
-                           "number) is required.", field="expected_version")
+        raise ServiceError("bad_request", _("expected_version (the state's version, a whole "
+                           "number) is required."), field="expected_version")
     return int(value)
 
 
@@ -98,10 +102,10 @@ def play_notation(action: str, value: Any) -> str | None:
     if action != "play":
         if value is None or value == "":
             return None
-        raise ServiceError("invalid_play", "Only action=play takes a play.", field="play")
+        raise ServiceError("invalid_play", _("Only action=play takes a play."), field="play")
     if not isinstance(value, str) or len(value) > MAX_PLAY_LENGTH:
-        raise ServiceError("invalid_play", "A play needs its notation, such as '24/18 13/10' "
-                           "(one of legal_plays[].notation).", field="play")
+        raise ServiceError("invalid_play", _("A play needs its notation, such as '24/18 13/10' "
+                           "(one of legal_plays[].notation)."), field="play")
     return value.strip()
 
 
@@ -111,8 +115,8 @@ def resign_level(action: str, value: Any) -> int | None:
     if value is None:
         return None
     if action != "resign" or not _is_int(value) or value not in RESIGN_LEVELS:
-        raise ServiceError("invalid_level", "A resignation level is 1 (single game), 2 "
-                           "(gammon) or 3 (backgammon), and only a resignation has one.",
+        raise ServiceError("invalid_level", _("A resignation level is 1 (single game), 2 "
+                           "(gammon) or 3 (backgammon), and only a resignation has one."),
                            field="level")
     return int(value)
 
@@ -149,9 +153,11 @@ def client_seed(value: Any) -> str:
     spaces, no number). Returns it in lower case, as the dice audit records it. Raises
     ``invalid_seed``."""
     if not isinstance(value, str) or not _HEX_SEED.fullmatch(value):
-        raise ServiceError("invalid_seed", f"A client seed is 0 to {MAX_CLIENT_SEED_BYTES} "
-                           "bytes in hex: a string of an even number of the digits 0-9 and "
-                           f"a-f, at most {2 * MAX_CLIENT_SEED_BYTES}.", field="seed")
+        raise ServiceError("invalid_seed",
+                           _("A client seed is 0 to %(bytes)s bytes in hex: a string of an even "
+                             "number of the digits 0-9 and a-f, at most %(digits)s.")
+                           % {"bytes": MAX_CLIENT_SEED_BYTES, "digits": 2 * MAX_CLIENT_SEED_BYTES},
+                           field="seed")
     return value.lower()
 
 
@@ -160,8 +166,8 @@ def seat(value: Any) -> int | None:
     if value is None:
         return None
     if not _is_int(value) or value not in SEATS:
-        raise ServiceError("invalid_seat", "A table has seats 0 and 1 (or send none for the "
-                           "first free seat).", field="seat")
+        raise ServiceError("invalid_seat", _("A table has seats 0 and 1 (or send none for the "
+                           "first free seat)."), field="seat")
     return int(value)
 
 
@@ -170,7 +176,7 @@ def invite(value: Any) -> str | None:
     if value is None or value == "":
         return None
     if not isinstance(value, str) or len(value) > MAX_INVITE_LENGTH:
-        raise ServiceError("bad_request", "invite is the invitation token of the table's link.",
+        raise ServiceError("bad_request", _("invite is the invitation token of the table's link."),
                            field="invite")
     return value
 
@@ -206,13 +212,15 @@ def _rule_value(rule: Rule, value: Any) -> Any:
     if rule.kind == "flag":
         if isinstance(value, bool):
             return value
-        raise ServiceError("invalid_option", f"{rule.name} is true or false.", field=rule.name)
+        raise ServiceError("invalid_option",
+                           _("%(name)s is true or false.") % {"name": rule.name}, field=rule.name)
     if rule.kind == "seconds":
         if (isinstance(value, (int, float)) and not isinstance(value, bool)
                 and math.isfinite(value) and 0 <= value <= MAX_SECONDS):
             return float(value)
         raise ServiceError("invalid_option",
-                           f"{rule.name} is a number of seconds from 0 to {MAX_SECONDS:.0f}.",
+                           _("%(name)s is a number of seconds from 0 to %(max_seconds).0f.")
+                           % {"name": rule.name, "max_seconds": MAX_SECONDS},
                            field=rule.name)
     if rule.kind == "points":
         if value is None:
@@ -222,13 +230,16 @@ def _rule_value(rule: Rule, value: Any) -> Any:
         if _is_int(value) and low <= value <= high:
             return int(value)
         raise ServiceError("invalid_option",
-                           f"{rule.name} is a whole number from {low} to {high}, or null.",
+                           _("%(name)s is a whole number from %(low)s to %(high)s, or null.")
+                           % {"name": rule.name, "low": low, "high": high},
                            field=rule.name)
     assert rule.choices is not None, f"{rule.name}: a choice needs its choices"
     if isinstance(value, str) and value in rule.choices.values:
         return value
     raise ServiceError("invalid_option",
-                       f"{rule.name} is one of: {', '.join(rule.choices.values)}.", field=rule.name)
+                       _("%(name)s is one of: %(names)s.")
+                       % {"name": rule.name, "names": ", ".join(rule.choices.values)},
+                       field=rule.name)
 
 
 def table_options(data: Any, *, creator: Player | None = None) -> TableOptions:
@@ -241,16 +252,20 @@ def table_options(data: Any, *, creator: Player | None = None) -> TableOptions:
     rules = {rule.name: rule for rule in RULES}
     unknown = sorted(set(data) - {"name", "clock_preset", "reserve_for", *rules})
     if unknown:
-        raise ServiceError("invalid_option", "Unknown table options: " + ", ".join(
-            str(key) for key in unknown) + ".", field=str(unknown[0]))
+        raise ServiceError("invalid_option", _("Unknown table options: %(names)s.")
+                           % {"names": ", ".join(str(key) for key in unknown)},
+                           field=str(unknown[0]))
     name = data.get("name")
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_TABLE_NAME:
         raise ServiceError("invalid_option",
-                           f"A table needs a name of 1 to {MAX_TABLE_NAME} characters.",
+                           _("A table needs a name of 1 to %(max_table_name)s characters.")
+                           % {"max_table_name": MAX_TABLE_NAME},
                            field="name")
     preset = data.get("clock_preset")
     if preset is not None and (not isinstance(preset, str) or preset not in TABLE_PRESETS):
-        raise ServiceError("invalid_option", f"clock_preset is one of: {', '.join(TABLE_PRESETS)}.",
+        raise ServiceError("invalid_option",
+                           _("clock_preset is one of: %(names)s.")
+                           % {"names": ', '.join(TABLE_PRESETS)},
                            field="clock_preset")
     reserved = None
     if data.get("reserve_for") is not None:
@@ -258,11 +273,12 @@ def table_options(data: Any, *, creator: Player | None = None) -> TableOptions:
         reserved = (Player.objects.filter(pk=value).first()
                     if _is_int(value) and 1 <= value <= MAX_ID else None)
         if reserved is None:
-            raise ServiceError("invalid_option", "reserve_for is the id of another player.",
+            raise ServiceError("invalid_option", _("reserve_for is the id of another player."),
                                field="reserve_for")
         if creator is None or reserved.pk == creator.pk:
             raise ServiceError("invalid_option",
-                               "A seat can be reserved only for another player than its creator.",
+                               _("A seat can be reserved only for another player than its "
+                                 "creator."),
                                field="reserve_for")
     return TableOptions(name.strip(), preset, reserved,
                         rule_values({key: data[key] for key in data if key in rules}))
@@ -274,8 +290,8 @@ def rule_values(values: dict[str, Any]) -> dict[str, Any]:
     rules = {rule.name: rule for rule in RULES}
     unknown = sorted(set(values) - set(rules))
     if unknown:
-        raise ServiceError("invalid_option", "Unknown table options: " + ", ".join(unknown)
-                           + ".", field=unknown[0])
+        raise ServiceError("invalid_option", _("Unknown table options: %(names)s.")
+                           % {"names": ", ".join(unknown)}, field=unknown[0])
     return {key: _rule_value(rules[key], value) for key, value in values.items()}
 
 
@@ -299,18 +315,21 @@ def game_terms(data: dict[str, Any], *, extra: tuple[str, ...] = ()) -> GameTerm
     Raises ``invalid_option`` naming the field."""
     unknown = sorted(set(data) - {*TERMS, *extra})
     if unknown:
-        raise ServiceError("invalid_option", "Unknown options: " + ", ".join(
-            str(key) for key in unknown) + ".", field=str(unknown[0]))
+        raise ServiceError("invalid_option", _("Unknown options: %(names)s.")
+                           % {"names": ", ".join(str(key) for key in unknown)},
+                           field=str(unknown[0]))
     length = data.get("match_length", 5)
     if not _is_int(length) or not 1 <= length <= MAX_SEEK_LENGTH:
         raise ServiceError("invalid_option",
-                           f"match_length is a whole number of points from 1 to "
-                           f"{MAX_SEEK_LENGTH}.", field="match_length")
+                           _("match_length is a whole number of points from 1 to "
+                             "%(max_seek_length)s.")
+                           % {"max_seek_length": MAX_SEEK_LENGTH}, field="match_length")
     preset = data.get("clock_preset", "none")
     if not isinstance(preset, str) or preset not in PRESETS:
         raise ServiceError("invalid_option",
-                           f"clock_preset is one of: {', '.join(PRESETS)}.", field="clock_preset")
+                           _("clock_preset is one of: %(names)s.")
+                           % {"names": ', '.join(PRESETS)}, field="clock_preset")
     rated = data.get("rated", False)
     if not isinstance(rated, bool):
-        raise ServiceError("invalid_option", "rated is true or false.", field="rated")
+        raise ServiceError("invalid_option", _("rated is true or false."), field="rated")
     return GameTermsInput(length, preset, rated)

@@ -11,6 +11,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils.translation import gettext as _
 
 from matches.live.socket_limits import GuardedSocket
 from seasons.models import Arena, Ladder
@@ -39,7 +40,7 @@ class ArenaConsumer(GuardedSocket, AsyncJsonWebsocketConsumer):  # type: ignore[
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        await answer_ping(self, content, "This socket only announces changes.")
+        await answer_ping(self, content, _("This socket only announces changes."))
 
     async def arena_changed(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "arena.changed", "arena_id": event.get("arena_id")})
@@ -69,7 +70,7 @@ class LadderConsumer(GuardedSocket, AsyncJsonWebsocketConsumer):  # type: ignore
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        await answer_ping(self, content, "This socket only announces changes.")
+        await answer_ping(self, content, _("This socket only announces changes."))
 
     async def ladder_changed(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "ladder.changed", "ladder_id": event.get("ladder_id")})

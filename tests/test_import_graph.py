@@ -39,7 +39,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
      ("matches", "matches.models", "matches.rules", "matches.errors", "matches.signals",
       "matches.jsontext", "matches.secret_fields", "matches.state", "matches.selectors",
       "matches.audit", "matches.review", "matches.access", "matches.ui_strings",
-      "matches.analysis_words", "matches.analysis_review", "matches.log_reasons",
+      "matches.analysis_words", "matches.engine_words", "matches.analysis_review",
+      "matches.log_reasons",
       "matches.players.accounts", "matches.players.ratings", "matches.players.rating_graph")),
     ("match services: every change to a table or a match", ("matches.services",)),
     ("what builds on the services: gnubg glue and bots, chat, players' pages, the demo, "

@@ -21,6 +21,7 @@ from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from matches.errors import ServiceError
@@ -101,7 +102,7 @@ class TournamentForm(forms.ModelForm):
             try:
                 formats.get_format(data["format"], **options)
             except formats.PairingError as error:
-                self.add_error("format_options", str(error))
+                self.add_error("format_options", gettext(error.template) % error.params)
         lengths = data.get("match_lengths")
         if "match_lengths" in self.fields and not (
             isinstance(lengths, list) and lengths
@@ -115,7 +116,7 @@ class TournamentForm(forms.ModelForm):
                 try:
                     money.parse_payout_table(data[name])
                 except money.MoneyError as error:
-                    self.add_error(name, str(error))
+                    self.add_error(name, gettext(error.template) % error.params)
         shares = [data.get(name) or 0 for name in ("consolation_percent", "last_chance_percent")]
         if sum(shares) > 100:
             self.add_error("consolation_percent",

@@ -19,6 +19,7 @@ from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils.translation import gettext as _
 
 from matches.live.socket_limits import GuardedSocket
 from matches.models import Player
@@ -39,7 +40,7 @@ async def answer_ping(socket: AsyncJsonWebsocketConsumer, content: Any, refusal:
     ref = content.get("ref") if isinstance(content, dict) else None
     if not isinstance(content, dict):
         reply = {"type": "error", "error": "bad_request",
-                 "detail": "Send one JSON object per message."}
+                 "detail": _("Send one JSON object per message.")}
     elif content.get("type") == "ping":
         reply = {"type": "pong"}
     else:
@@ -70,7 +71,7 @@ class TournamentConsumer(GuardedSocket, AsyncJsonWebsocketConsumer):  # type: ig
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        await answer_ping(self, content, "This socket only announces changes.")
+        await answer_ping(self, content, _("This socket only announces changes."))
 
     async def tournament_changed(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "tournament.changed",
@@ -118,7 +119,7 @@ class NoticeConsumer(GuardedSocket, AsyncJsonWebsocketConsumer):  # type: ignore
                 await database_sync_to_async(seeks_withdraw)(self.player.pk)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        await answer_ping(self, content, "This socket only announces pairings.")
+        await answer_ping(self, content, _("This socket only announces pairings."))
 
     async def notices_changed(self, event: dict[str, Any]) -> None:
         await self.send_json({"type": "notices", "notices": event.get("notices", [])})

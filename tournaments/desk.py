@@ -20,6 +20,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.utils.functional import Promise
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
@@ -118,7 +119,9 @@ def entry_in(tournament: Tournament, entry_id: int) -> Entry:
     entry = Entry.objects.select_related("player", "tournament").filter(
         pk=entry_id, tournament_id__in=selectors.family(tournament)).first()
     if entry is None:
-        raise TournamentError("not_found", f"There is no entry {entry_id} in this tournament.",
+        raise TournamentError("not_found",
+                              gettext("There is no entry %(entry_id)s in this tournament.")
+                              % {"entry_id": entry_id},
                               field="entry")
     return entry
 
@@ -128,7 +131,8 @@ def pairing_in(tournament: Tournament, pairing_id: int) -> Pairing:
                                  tournament_id__in=selectors.family(tournament)).first()
     if row is None:
         raise TournamentError("not_found",
-                              f"There is no pairing {pairing_id} in this tournament.",
+                              gettext("There is no pairing %(pairing_id)s in this tournament.")
+                              % {"pairing_id": pairing_id},
                               field="pairing")
     return row
 
@@ -136,7 +140,9 @@ def pairing_in(tournament: Tournament, pairing_id: int) -> Pairing:
 def player_of(player_id: int) -> Player:
     player = Player.objects.filter(pk=player_id).first()
     if player is None:
-        raise TournamentError("not_found", f"There is no player {player_id}.", field="player")
+        raise TournamentError("not_found",
+                              gettext("There is no player %(player_id)s.")
+                              % {"player_id": player_id}, field="player")
     return player
 
 
@@ -180,7 +186,8 @@ def _side_pool(t: Tournament, actor: Any, d: dict[str, Any]) -> SidePool:
     entry = entry_in(t, d["entry"])
     if not SidePool.objects.filter(pk=d["side_pool"], tournament_id=entry.tournament_id
                                    ).exists():
-        raise TournamentError("not_found", "There is no such side pool in this tournament.",
+        raise TournamentError("not_found",
+                              gettext("There is no such side pool in this tournament."),
                               field="side_pool")
     return services.side_pool_enter(side_pool_id=d["side_pool"], entry_id=entry.pk,
                                     enter=d["member"], actor=actor)
@@ -212,7 +219,9 @@ def _edit_division(t: Tournament, actor: Any, d: dict[str, Any]) -> Tournament:
     changes = _given(d, "min_rating", "max_rating", "min_experience", "max_experience")
     division = changes.pop("division")
     if not t.divisions.filter(pk=division).exists():
-        raise TournamentError("not_found", f"There is no division {division} in this event.",
+        raise TournamentError("not_found",
+                              gettext("There is no division %(division)s in this event.")
+                              % {"division": division},
                               field="division")
     return services.division_update(division_id=division, actor=actor,
                                     reason=d.get("reason", ""), **changes)
@@ -443,7 +452,7 @@ def perform(user: Any, tournament: Tournament, action: DeskAction,
     nothing changed.
     """
     if not may(user, tournament, action):
-        raise TournamentError("forbidden", "Your role at this tournament cannot do that.")
+        raise TournamentError("forbidden", gettext("Your role at this tournament cannot do that."))
     checked = action.input(data=data)
     checked.is_valid(raise_exception=True)
     return action.run(tournament, user, dict(checked.validated_data))

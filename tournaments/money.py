@@ -35,7 +35,9 @@ from collections.abc import Mapping, Sequence
 from decimal import ROUND_DOWN, Decimal
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Final, TypeAlias
+from typing import Any, Final, TypeAlias
+
+from tournaments.formats.base import gettext_noop
 
 Recipient: TypeAlias = int
 """Whoever is paid: the manager uses entry ids."""
@@ -54,24 +56,29 @@ PAYOUT_PRESETS: Final[Mapping[str, tuple[Decimal, ...]]] = MappingProxyType(
 
 
 class MoneyError(ValueError):
-    """A fee, percentage or payout table that cannot be used, with a message to show."""
+    """A fee, percentage or payout table that cannot be used, with a message to show: a
+    ``%``-template and its values, as :class:`~tournaments.formats.base.PairingError`'s."""
 
-    def __init__(self, message: str, *, code: str = "bad_money") -> None:
-        super().__init__(message)
+    def __init__(self, message: str, *, code: str = "bad_money", **params: Any) -> None:
+        super().__init__(message % params)
         self.code = code
+        self.template = message
+        self.params = params
 
 
 def check_amount(value: Decimal, *, name: str = "amount") -> Decimal:
     """``value`` if it is a finite, non-negative amount, else :class:`MoneyError`."""
     if not isinstance(value, Decimal) or not value.is_finite() or value < 0:
-        raise MoneyError(f"The {name} must be a non-negative amount, not {value!r}.")
+        raise MoneyError(gettext_noop("The %(name)s must be a non-negative amount, not %(value)r."),
+                         name=name, value=value)
     return value
 
 
 def check_percent(value: Decimal, *, name: str = "return percentage") -> Decimal:
     check_amount(value, name=name)
     if value > 100:
-        raise MoneyError(f"The {name} must be between 0 and 100, not {value}.")
+        raise MoneyError(gettext_noop("The %(name)s must be between 0 and 100, not %(value)s."),
+                         name=name, value=value)
     return value
 
 
@@ -83,8 +90,8 @@ def parse_payout_table(text: str) -> tuple[Decimal, ...]:
     try:
         table = tuple(Decimal(part.strip()) for part in text.split("/") if part.strip())
     except ArithmeticError:
-        raise MoneyError(f"{text!r} is not a payout table like 50/30/20.",
-                         code="bad_payout_table") from None
+        raise MoneyError(gettext_noop("%(text)r is not a payout table like 50/30/20."),
+                         code="bad_payout_table", text=text) from None
     check_payout_table(table)
     return table
 
@@ -92,14 +99,14 @@ def parse_payout_table(text: str) -> tuple[Decimal, ...]:
 def check_payout_table(table: Sequence[Decimal]) -> tuple[Decimal, ...]:
     table = tuple(table)
     if not table or any(not p.is_finite() or p <= 0 for p in table):
-        raise MoneyError("A payout table lists positive percentages, like 50/30/20.",
+        raise MoneyError(gettext_noop("A payout table lists positive percentages, like 50/30/20."),
                          code="bad_payout_table")
     if any(later > better for better, later in zip(table, table[1:], strict=False)):
-        raise MoneyError("A place cannot be paid more than a better one.",
+        raise MoneyError(gettext_noop("A place cannot be paid more than a better one."),
                          code="bad_payout_table")
     if sum(table) != 100:
-        raise MoneyError(f"The payout percentages add up to {sum(table)}, not 100.",
-                         code="bad_payout_table")
+        raise MoneyError(gettext_noop("The payout percentages add up to %(value)s, not 100."),
+                         code="bad_payout_table", value=sum(table))
     return table
 
 
@@ -109,7 +116,7 @@ def prize_pool(*, fee: Decimal, entries: int, return_percent: Decimal,
     check_amount(fee, name="entry fee")
     check_percent(return_percent)
     if entries < 0:
-        raise MoneyError("The number of entries cannot be negative.")
+        raise MoneyError(gettext_noop("The number of entries cannot be negative."))
     return (fee * entries * return_percent / 100).quantize(unit, rounding=ROUND_DOWN)
 
 
@@ -126,7 +133,8 @@ def payouts(pool: Decimal, table: Sequence[Decimal],
     check_amount(pool, name="prize pool")
     table = check_payout_table(table)
     if pool != pool.quantize(unit):
-        raise MoneyError(f"The pool {pool} is not a whole number of {unit}.")
+        raise MoneyError(gettext_noop("The pool %(pool)s is not a whole number of %(unit)s."),
+                         pool=pool, unit=unit)
     # Positions 0.. in the order given; a rank shared by k players covers k positions.
     groups: list[list[Recipient]] = []
     previous: int | None = None
@@ -173,7 +181,7 @@ def split_pool(pool: Decimal, flights: Mapping[str, Decimal], *,
     for name, percent in flights.items():
         check_percent(percent, name=f"{name} share")
     if sum(flights.values(), Decimal(0)) > 100:
-        raise MoneyError("The flights' shares add up to more than 100 %.",
+        raise MoneyError(gettext_noop("The flights' shares add up to more than 100 %%."),
                          code="bad_flight_shares")
     parts = {name: (pool * percent / 100).quantize(unit, rounding=ROUND_DOWN)
              for name, percent in flights.items() if name != "main"}

@@ -532,5 +532,6 @@ def division_of_player(event: Tournament, player: Player | None) -> Tournament |
 def refuse_rematch(sender: Any, table: Any, **kwargs: Any) -> str | None:
     """``rematch_requested`` receiver: a pairing's table is for that one match."""
     if Pairing.objects.filter(table_id=table.pk).exists():
-        return "A tournament match has no rematch: the tournament pairs the next round."
+        # In the reader's language: the rematch service refuses with it as the detail.
+        return _("A tournament match has no rematch: the tournament pairs the next round.")
     return None

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from django.utils.translation import override
 
 from matches.errors import ServiceError
@@ -17,7 +18,8 @@ from matches.ui_strings import QUICK_PHRASES
 def phrase_code(value: Any) -> str:
     """``value`` as a phrase code; raises ``bad_request`` for anything else."""
     if not isinstance(value, str) or value not in QUICK_PHRASES:
-        raise ServiceError("bad_request", "phrase is one of: " + ", ".join(QUICK_PHRASES) + ".")
+        raise ServiceError("bad_request", _("phrase is one of: %(names)s.")
+                           % {"names": ", ".join(QUICK_PHRASES)})
     return value
 
 

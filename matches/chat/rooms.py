@@ -23,6 +23,8 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from matches import access
 from matches.chat.phrases import english, phrase_code
@@ -126,26 +128,32 @@ def chat_post(*, table_id: int, player: Player | None, text: Any = None,
     each reader sees in their own language. ``invite``: the private table's invitation the
     author's board came with, if any."""
     if player is None:
-        raise ServiceError("not_authenticated", "Log in to chat.")
+        raise ServiceError("not_authenticated", _("Log in to chat."))
     code = ""
     if phrase is not None:
         code = phrase_code(phrase)
         text = english(code)
     if not isinstance(text, str) or not text.strip():
-        raise ServiceError("bad_request", "text is the message, a non-empty string.")
+        raise ServiceError("bad_request", _("text is the message, a non-empty string."))
     text = " ".join(text.split())  # one line: no control characters, no runs of spaces
     if len(text) > MAX_LENGTH:
         raise ServiceError("message_too_long",
-                           f"A chat message has at most {MAX_LENGTH} characters.")
+                           ngettext("A chat message has at most %(max_length)s character.",
+                                    "A chat message has at most %(max_length)s characters.",
+                                    MAX_LENGTH) % {"max_length": MAX_LENGTH})
     table = Table.objects.get(pk=table_id)
     if not access.may_watch(table, player, invite):
-        raise ServiceError("forbidden", "This table is private.")
+        raise ServiceError("forbidden", _("This table is private."))
     since = timezone.now() - timedelta(seconds=RATE_SECONDS)
     # Lock the author's row so two sockets of one member cannot both squeeze under the limit.
     Player.objects.select_for_update().filter(pk=player.pk).first()
     if ChatMessage.objects.filter(author=player, created_at__gte=since).count() >= RATE_MESSAGES:
         raise ServiceError("rate_limited",
-                           f"At most {RATE_MESSAGES} chat messages in {RATE_SECONDS} seconds.")
+                           ngettext("At most %(rate_messages)s chat message in %(rate_seconds)s "
+                                    "seconds.",
+                                    "At most %(rate_messages)s chat messages in %(rate_seconds)s "
+                                    "seconds.", RATE_MESSAGES)
+                           % {"rate_messages": RATE_MESSAGES, "rate_seconds": RATE_SECONDS})
     match = playing_match(table)
     room = ChatRoom.PLAYERS if in_players_room(table, player) else ChatRoom.SPECTATORS
     message = ChatMessage.objects.create(table=table, match=match, author=player, room=room,
@@ -159,13 +167,13 @@ def chat_post(*, table_id: int, player: Player | None, text: Any = None,
 
 def chat_block(*, player: Player | None, blocked_id: Any, block: bool = True) -> None:
     if player is None:
-        raise ServiceError("not_authenticated", "Log in to block a member.")
+        raise ServiceError("not_authenticated", _("Log in to block a member."))
     if isinstance(blocked_id, bool) or not isinstance(blocked_id, int):
-        raise ServiceError("bad_request", "player_id is the member's id.")
+        raise ServiceError("bad_request", _("player_id is the member's id."))
     if blocked_id == player.pk:
-        raise ServiceError("bad_request", "You cannot block yourself.")
+        raise ServiceError("bad_request", _("You cannot block yourself."))
     if not Player.objects.filter(pk=blocked_id).exists():
-        raise ServiceError("not_found", "No such player.")
+        raise ServiceError("not_found", _("No such player."))
     if block:
         ChatBlock.objects.get_or_create(blocker=player, blocked_id=blocked_id)
     else:
@@ -175,15 +183,15 @@ def chat_block(*, player: Player | None, blocked_id: Any, block: bool = True) ->
 def chat_report(*, player: Player | None, message_id: Any, reason: Any = "",
                 invite: str | None = None) -> ChatReport:
     if player is None:
-        raise ServiceError("not_authenticated", "Log in to report a message.")
+        raise ServiceError("not_authenticated", _("Log in to report a message."))
     if isinstance(message_id, bool) or not isinstance(message_id, int):
-        raise ServiceError("bad_request", "message_id is the message's id.")
+        raise ServiceError("bad_request", _("message_id is the message's id."))
     if not isinstance(reason, str):
-        raise ServiceError("bad_request", "reason is text.")
+        raise ServiceError("bad_request", _("reason is text."))
     message = ChatMessage.objects.filter(pk=message_id, deleted_at__isnull=True).first()
     table = message.table if message is not None else None
     if message is None or table is None or not access.may_watch(table, player, invite):
-        raise ServiceError("not_found", "No such message.")
+        raise ServiceError("not_found", _("No such message."))
     report, _created = ChatReport.objects.get_or_create(
         message=message, reporter=player, defaults={"reason": reason.strip()[:MAX_LENGTH]})
     return report
@@ -193,10 +201,10 @@ def chat_report(*, player: Player | None, message_id: Any, reason: Any = "",
 def chat_remove(*, message_id: int, referee: Any, reason: str) -> ChatMessage:
     """A referee removes a message: hidden everywhere at once, and logged with the reason."""
     if not getattr(referee, "has_perm", None) or not referee.has_perm("matches.moderate_chat"):
-        raise ServiceError("forbidden", "Only referees may remove chat messages.")
+        raise ServiceError("forbidden", _("Only referees may remove chat messages."))
     reason = (reason or "").strip()
     if not reason:
-        raise ServiceError("reason_required", "Say why the message is removed.")
+        raise ServiceError("reason_required", _("Say why the message is removed."))
     message = ChatMessage.objects.select_for_update().get(pk=message_id)
     if message.deleted_at is None:
         message.deleted_at = timezone.now()

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from matches.errors import ServiceError
 from matches.models import AnalysisStatus, Match, MatchAnalysis, MatchStatus
@@ -60,7 +61,7 @@ def analysis_for(match: Match) -> MatchAnalysis | None:
     Raises :class:`ServiceError` ``match_live`` while the match is being played."""
     if not match.is_finished:
         raise ServiceError("match_live",
-                           "The analysis is shown only once the match is over.")
+                           _("The analysis is shown only once the match is over."))
     return MatchAnalysis.objects.filter(match=match).first()
 
 

@@ -131,14 +131,14 @@ def question_from(data: Any) -> Question:
     optional ``dice`` ([d1, d2] to set the roll, or null for the cube decision before the
     roll) and ``plies`` (0, 1 or 2; default 0). Raises ``invalid_position`` naming the field."""
     if not isinstance(data, dict):
-        raise _bad("Send a JSON object with an xgid, or a position_id and a match_id.", "xgid")
+        raise _bad(_("Send a JSON object with an xgid, or a position_id and a match_id."), "xgid")
     plies = data.get("plies", 0)
     if isinstance(plies, bool) or not isinstance(plies, int) or plies not in (0, 1, 2):
-        raise _bad(f"plies is 0, 1 or 2, not {plies!r}.", "plies")
+        raise _bad(_("plies is 0, 1 or 2, not %(plies)r.") % {"plies": plies}, "plies")
     xgid_text = data.get("xgid")
     if xgid_text not in (None, ""):
         if "position_id" in data or "match_id" in data:
-            raise _bad("Send an xgid or a position_id and match_id, not both.", "xgid")
+            raise _bad(_("Send an xgid or a position_id and match_id, not both."), "xgid")
         try:
             xgid = parse_xgid(xgid_text)
             position, info = xgid.position, xgid.match_info()
@@ -147,7 +147,7 @@ def question_from(data: Any) -> Question:
     else:
         position_id, match_id = data.get("position_id"), data.get("match_id")
         if not position_id or not match_id:
-            raise _bad("Send an xgid, or a position_id and a match_id.", "xgid")
+            raise _bad(_("Send an xgid, or a position_id and a match_id."), "xgid")
         try:
             position = Position.from_id(position_id)
         except EngineError as error:
@@ -168,7 +168,8 @@ def _with_dice(info: MatchInfo, dice: Any) -> MatchInfo:
           and all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice)):
         values = (max(dice), min(dice))
     else:
-        raise _bad(f"dice are two numbers 1-6, or null for a cube decision, not {dice!r}.",
+        raise _bad(_("dice are two numbers 1-6, or null for a cube decision, not %(dice)r.")
+                   % {"dice": dice},
                    "dice")
     try:
         return MatchInfo(
@@ -201,17 +202,18 @@ def _checked(question: Question) -> Question:
     player on roll has no access to."""
     info, position = question.info, question.position
     if position.is_game_over():
-        raise _bad("The game in this position is over: one side has no checker left.",
+        raise _bad(_("The game in this position is over: one side has no checker left."),
                    "position_id")
     if info.resignation:
-        raise _bad("A resignation is offered in this Match ID: there is no play or cube "
-                   "decision to analyse.", "match_id")
+        raise _bad(_("A resignation is offered in this Match ID: there is no play or cube "
+                     "decision to analyse."), "match_id")
     if info.match_length and max(info.score) >= info.match_length:
-        raise _bad("The match in this Match ID is over.", "match_id")
+        raise _bad(_("The match in this Match ID is over."), "match_id")
     if question.decision == CUBE:
         problem = cube_access(info)
         if problem:
-            raise _bad(problem + " " + _("Choose dice for a checker play instead."), "dice")
+            raise _bad(_("%(problem)s Choose dice for a checker play instead.")
+                       % {"problem": problem}, "dice")
     return question
 
 
@@ -305,7 +307,7 @@ def hint_question(match: Match, player: Player) -> Question:
     if seat is None:
         raise ServiceError("not_a_player", _("Only the players of this match may ask for hints."))
     if match.is_finished:
-        raise ServiceError("match_over", "The match is over.")
+        raise ServiceError("match_over", _("The match is over."))
     opponent = match.players()[1 - seat]
     table = match.table
     if not opponent.is_bot:
@@ -362,7 +364,7 @@ def hint_request(*, match_id: int, player: Player) -> AnalysisRequest:
     match = Match.objects.select_related("table", "player0", "player1").filter(
         pk=match_id).first()
     if match is None:
-        raise ServiceError("not_found", "No such match.")
+        raise ServiceError("not_found", _("No such match."))
     question = hint_question(match, player)
     return _request(player=player, question=question, kind=AnalysisRequestKind.HINT,
                     match=match)
@@ -412,5 +414,5 @@ def request_for(request_id: int, player: Player) -> AnalysisRequest:
     """The player's own request ``request_id``; ``not_found`` for anyone else's."""
     row = AnalysisRequest.objects.filter(pk=request_id, player=player).first()
     if row is None:
-        raise ServiceError("not_found", "No such analysis request of yours.")
+        raise ServiceError("not_found", _("No such analysis request of yours."))
     return row

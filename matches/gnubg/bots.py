@@ -24,6 +24,8 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from matches import services, validation
 from matches.errors import ServiceError
@@ -88,18 +90,19 @@ def bot_match_options(data: Any) -> BotMatchOptions:
     allowed = {*BOT_MATCH_OPTIONS, *(name for name in rule_names() if name not in FIXED_RULES)}
     unknown = sorted(str(key) for key in set(data) - allowed)
     if unknown:
-        raise ServiceError("invalid_option", "Unknown options of a bot match: "
-                           + ", ".join(unknown) + ".", field=unknown[0])
+        raise ServiceError("invalid_option", _("Unknown options of a bot match: %(names)s.")
+                           % {"names": ", ".join(unknown)}, field=unknown[0])
     key = data.get("strength")
     if not isinstance(key, str) or key not in STRENGTHS:
-        raise ServiceError("invalid_option", "strength is one of: " + ", ".join(STRENGTHS)
-                           + ".", field="strength")
+        raise ServiceError("invalid_option", _("strength is one of: %(names)s.")
+                           % {"names": ", ".join(STRENGTHS)}, field="strength")
     rated = data.get("rated", False)
     if not isinstance(rated, bool):
-        raise ServiceError("invalid_option", "rated is true or false.", field="rated")
+        raise ServiceError("invalid_option", _("rated is true or false."), field="rated")
     preset = data.get("clock_preset", "none")
     if not isinstance(preset, str) or preset not in PRESETS:
-        raise ServiceError("invalid_option", f"clock_preset is one of: {', '.join(PRESETS)}.",
+        raise ServiceError("invalid_option",
+                           _("clock_preset is one of: %(names)s.") % {"names": ', '.join(PRESETS)},
                            field="clock_preset")
     rules = validation.rule_values({name: value for name, value in data.items()
                                     if name not in BOT_MATCH_OPTIONS})
@@ -135,19 +138,23 @@ def bot_table_create(*, human: Player, strength: str, rated: bool = False,
     """
     level = bot_strength(strength)
     if human.is_bot:
-        raise ServiceError("invalid_option", "A bot cannot invite a bot this way.")
+        raise ServiceError("invalid_option", _("A bot cannot invite a bot this way."))
     fixed = sorted(FIXED_RULES & set(rules))
     if fixed:
-        raise ServiceError("invalid_option", "A bot match is private and rated only with "
-                           "rated: " + ", ".join(fixed) + " cannot be set.", field=fixed[0])
+        raise ServiceError("invalid_option",
+                           _("A bot match is private and rated only with rated: %(names)s "
+                             "cannot be set.") % {"names": ", ".join(fixed)}, field=fixed[0])
     Player.objects.select_for_update().filter(pk=human.pk).first()
     limit = bot_match_limit()
     playing = bot_matches_playing(human)
     if limit and playing >= limit:
         raise ServiceError(
             "too_many_bot_matches",
-            f"You are already playing {playing} matches against bots; at most {limit} at "
-            "once. Finish or resign one first.")
+            ngettext("You are already playing %(playing)s match against bots; at most %(limit)s "
+                     "at once. Finish or resign it first.",
+                     "You are already playing %(playing)s matches against bots; at most %(limit)s "
+                     "at once. Finish or resign one first.", playing)
+            % {"playing": playing, "limit": limit})
     bot = bot_player(level.key)
     rules.setdefault("match_length", 1)
     table = services.table_create(

@@ -15,6 +15,7 @@ import time
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from matches import services
 from matches.audit import mat_export
@@ -77,7 +78,7 @@ def analysis_run(match_id: int) -> MatchAnalysis:
     than raising, except for a match that is not finished (``match_live``)."""
     match = Match.objects.select_related("player0", "player1", "table").get(pk=match_id)
     if not match.is_finished:
-        raise ServiceError("match_live", "A match is analysed only once it is over.")
+        raise ServiceError("match_live", _("A match is analysed only once it is over."))
     plies = analysis_plies()
     analysis, _created = MatchAnalysis.objects.get_or_create(match=match)
     started = time.perf_counter()
@@ -238,4 +239,5 @@ def _service_action(phase: Phase, choice: Any) -> tuple[str, str | None]:
         return "drop", None
     if phase is Phase.TURN_START:
         return "roll", None
-    raise ServiceError("illegal_action", f"the bot has nothing to do in phase {phase.value}")
+    raise ServiceError("illegal_action",
+                       _("the bot has nothing to do in phase %(phase)s") % {"phase": phase.value})

@@ -26,6 +26,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from matches.errors import ServiceError
 from matches.models import AnalysisStatus, DrillItem, MatchAnalysis, Player
@@ -194,19 +195,20 @@ def _graded(item: DrillItem, answer: Any) -> tuple[float, str]:
     if item.kind == "move":
         plays = answers["plays"]
         if not isinstance(answer, str):
-            raise ServiceError("invalid_play", "Answer with a play's notation "
-                               "(one of legal_plays[].notation).", field="answer")
+            raise ServiceError("invalid_play", _("Answer with a play's notation "
+                               "(one of legal_plays[].notation)."), field="answer")
         chosen = next((entry for entry in plays if entry["play"] == answer), None)
         if chosen is None:
-            raise ServiceError("invalid_play", f"{answer!r} is not a legal play of this roll "
-                               "(one of legal_plays[].notation).", field="answer")
+            raise ServiceError("invalid_play",
+                               _("%(answer)r is not a legal play of this roll (one of "
+                                 "legal_plays[].notation).") % {"answer": answer}, field="answer")
         return float(chosen["loss"]), str(plays[0]["play"])
     if item.kind in TAKE_KINDS:
         if answer not in ("take", "pass"):
-            raise ServiceError("invalid_option", "Answer take or pass.", field="answer")
+            raise ServiceError("invalid_option", _("Answer take or pass."), field="answer")
         return float(answers[f"{answer}_loss"]), str(answers["response"])
     if answer not in ("double", "no_double"):
-        raise ServiceError("invalid_option", "Answer double or no_double.", field="answer")
+        raise ServiceError("invalid_option", _("Answer double or no_double."), field="answer")
     return float(answers[f"{answer}_loss"]), str(answers["best"])
 
 
@@ -222,7 +224,7 @@ def drill_answer(*, player: Player, item_id: int, answer: Any) -> dict[str, Any]
     """
     item = DrillItem.objects.select_for_update().filter(pk=item_id, player=player).first()
     if item is None:
-        raise ServiceError("not_found", "No such drill item of yours.")
+        raise ServiceError("not_found", _("No such drill item of yours."))
     loss, best = _graded(item, answer)
     right = loss <= RIGHT_WITHIN
     now = timezone.now()

@@ -22,6 +22,7 @@ from urllib.parse import parse_qs
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils.translation import gettext as _
 
 from matches import access, selectors, services, validation
 from matches.chat.socket import COMMANDS as CHAT_COMMANDS
@@ -62,7 +63,7 @@ def _history(table_id: int, match_id: int | None) -> dict[str, Any]:
         matches = matches.filter(pk=match_id)
     match = matches.order_by("-pk").first()
     if match is None:
-        raise ServiceError("no_match", "No match has been played at this table.")
+        raise ServiceError("no_match", _("No match has been played at this table."))
     return selectors.match_history(match)
 
 
@@ -70,17 +71,17 @@ def _client_seed(table_id: int, player: Player | None, seed: str, known: int | N
     """Send ``player``'s client seed (checked) for the match in progress at the table
     (``known``: the one the board shows)."""
     if player is None:
-        raise ServiceError("not_authenticated", "Log in to play.")
+        raise ServiceError("not_authenticated", _("Log in to play."))
     target = known or (Match.objects.filter(table_id=table_id, status=MatchStatus.PLAYING)
                        .order_by("-pk").values_list("pk", flat=True).first())
     if target is None:
-        raise ServiceError("no_match", "No match is being played at this table.")
+        raise ServiceError("no_match", _("No match is being played at this table."))
     match_client_seed(match_id=target, player=player, seed=seed)
 
 
 def _rematch(table_id: int, match_id: int, player: Player | None, accept: bool) -> None:
     if not Match.objects.filter(pk=match_id, table_id=table_id).exists():
-        raise ServiceError("no_match", "No such match at this table.")
+        raise ServiceError("no_match", _("No such match at this table."))
     match_rematch(match_id=match_id, player=player, accept=accept)
 
 
@@ -280,7 +281,7 @@ class TableConsumer(ChatSocketMixin, _LiveConsumer):
             content = validation.message_object(content)
             kind = content.get("type")
             if kind in WRITES and self.player is None:  # before the content is read
-                raise ServiceError("not_authenticated", "Log in to play.")
+                raise ServiceError("not_authenticated", _("Log in to play."))
             if kind == "action":
                 await self._action(content)
             elif kind == "sit":
@@ -295,7 +296,7 @@ class TableConsumer(ChatSocketMixin, _LiveConsumer):
                 await db(services.table_stand)(table_id=self.table_id, player=self.player)
                 await self.chat_refresh()
             elif kind in ("sync", "history") and not self.may_read():
-                raise ServiceError("rate_limited", "Too many state reads: one a second.")
+                raise ServiceError("rate_limited", _("Too many state reads: one a second."))
             elif kind == "sync":
                 await self.send_state()
             elif kind == "history":
@@ -323,11 +324,12 @@ class TableConsumer(ChatSocketMixin, _LiveConsumer):
             elif kind in ("rematch", "rematch_decline"):
                 match_id = content.get("match_id", self.shown[0])
                 if match_id is None:
-                    raise ServiceError("no_match", "No match has been played at this table.")
+                    raise ServiceError("no_match", _("No match has been played at this table."))
                 match_id = validation.object_id(match_id, "match_id")
                 await db(_rematch)(self.table_id, match_id, self.player, kind == "rematch")
             else:
-                raise ServiceError("unknown_type", "type is one of: " + ", ".join(COMMANDS) + ".")
+                raise ServiceError("unknown_type", _("type is one of: %(names)s.")
+                                   % {"names": ", ".join(COMMANDS)})
         except ServiceError as error:
             await self.send_error(error.code, error.detail, ref)
 
@@ -336,7 +338,7 @@ class TableConsumer(ChatSocketMixin, _LiveConsumer):
         at this table."""
         target = self.playing or selectors.playing_match_id(self.table_id)
         if target is None:
-            raise ServiceError("no_match", "No match is being played at this table.")
+            raise ServiceError("no_match", _("No match is being played at this table."))
         if kind == "takeback":
             match_takeback(match_id=target, table_id=self.table_id, player=self.player,
                            answer=content.get("answer"))
@@ -351,7 +353,7 @@ class TableConsumer(ChatSocketMixin, _LiveConsumer):
         if target is None:
             target = await db(selectors.playing_match_id)(self.table_id)
         if target is None:
-            raise ServiceError("no_match", "No match is being played at this table.")
+            raise ServiceError("no_match", _("No match is being played at this table."))
         if wanted.action == "end_session":  # money sessions: as over REST, the same service
             await db(services.match_end_session)(match_id=target, table_id=self.table_id,
                                                  player=self.player,
@@ -388,10 +390,10 @@ class LobbyConsumer(_LiveConsumer):
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         ref = content.get("ref") if isinstance(content, dict) else None
         if not isinstance(content, dict):
-            await self.send_error("bad_request", "Send one JSON object per message.", ref)
+            await self.send_error("bad_request", _("Send one JSON object per message."), ref)
         elif content.get("type") == "sync":
             await self.send_lobby()
         elif content.get("type") == "ping":  # the heartbeat every client sends (as a board's)
             await self.send_json({"type": "pong"} if ref is None else {"type": "pong", "ref": ref})
         else:
-            await self.send_error("unknown_type", "The lobby understands sync and ping.", ref)
+            await self.send_error("unknown_type", _("The lobby understands sync and ping."), ref)

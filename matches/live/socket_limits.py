@@ -51,8 +51,10 @@ from typing import Any, Final
 from asgiref.sync import sync_to_async
 from channels.exceptions import StopConsumer
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from matches.live import shared_limits
+from matches.live.language import ReaderLanguage
 from matches.live.leases import lease_heartbeats
 from tavla import metrics
 
@@ -181,20 +183,21 @@ def parse_message(text: str | None, data: bytes | None) -> Any:
     """The JSON value of a text frame. Raises :class:`BadMessage` for a binary frame, text
     that is not JSON, or JSON nested too deeply for the parser."""
     if text is None:
-        raise BadMessage("Send text frames: one JSON object per message.")
+        raise BadMessage(_("Send text frames: one JSON object per message."))
     try:
         return json.loads(text)
     except RecursionError:
-        raise BadMessage("The message nests too deeply: send one flat JSON object.") from None
+        raise BadMessage(_("The message nests too deeply: send one flat JSON object.")) from None
     except ValueError:
-        raise BadMessage("Send one JSON object per message.") from None
+        raise BadMessage(_("Send one JSON object per message.")) from None
 
 
-class GuardedSocket:
+class GuardedSocket(ReaderLanguage):
     """A mixin for a Channels ``AsyncJsonWebsocketConsumer``, listed before it: applies the
     limits above, parses each frame once and hands the consumer's ``receive_json`` only
     well-formed messages within the limits. The consumer's own ``connect`` and
-    ``disconnect`` run only for a socket that was let in."""
+    ``disconnect`` run only for a socket that was let in. Through :class:`ReaderLanguage`
+    the whole socket runs in its reader's language."""
 
     _bucket: TokenBucket | None = None
     _read_bucket: TokenBucket | None = None
@@ -209,8 +212,8 @@ class GuardedSocket:
             metrics.SOCKETS_REFUSED.labels(reason=decision.name.lower()).inc()
             await self.accept()  # type: ignore[attr-defined]
             if decision is shared_limits.Admission.TOO_MANY:
-                await self._error("too_many_sockets", "Too many open sockets from this "
-                                  "client: close some boards and try again.")
+                await self._error("too_many_sockets", _("Too many open sockets from this "
+                                  "client: close some boards and try again."))
             # Penalised or opening too fast: closed before any work is done for it.
             await self.close(code=CLOSE_POLICY_VIOLATION)  # type: ignore[attr-defined]
             return
@@ -255,7 +258,7 @@ class GuardedSocket:
                     await self._penalise(self._client)
                 await self.close(code=CLOSE_POLICY_VIOLATION)  # type: ignore[attr-defined]
             else:
-                await self._error("rate_limited", "Too many messages: slow down.")
+                await self._error("rate_limited", _("Too many messages: slow down."))
             return
         try:
             content = parse_message(text, data)

@@ -213,7 +213,7 @@ def adjudicate_figures_view(admin: ModelAdmin[Match], request: HttpRequest,
     raw = request.GET.get("version", "")
     if not raw.isdigit():
         return JsonResponse({"error": "invalid_version",
-                             "detail": "Give the version the page shows: ?version=N."},
+                             "detail": str(_("Give the version the page shows: ?version=N."))},
                             status=400)
     figures = figures_status(match, request.user, int(raw), ask=False)
     return JsonResponse(figures.as_json(), headers={"Cache-Control": "no-store"})

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import permissions, serializers, status
 from rest_framework.request import Request
@@ -131,7 +132,8 @@ def _object(request: Request) -> dict[str, Any]:
 def _player_field(data: dict[str, Any], name: str = "player") -> Player:
     value = data.get(name)
     if value is None:
-        raise ServiceError("invalid_option", f"{name} is a player's id.", field=name)
+        raise ServiceError("invalid_option",
+                           _("%(name)s is a player's id.") % {"name": name}, field=name)
     return find_player(player_id=validation.object_id(value, name))
 
 
@@ -207,7 +209,7 @@ class ChallengeListView(TavlaAPIMixin):
             name = data.get("username")
             if not isinstance(name, str) or not name.strip():
                 raise ServiceError("invalid_option",
-                                              "Name the player: player (an id) or username.",
+                                              _("Name the player: player (an id) or username."),
                                               field="username")
             challenged = find_player(username=name[:150])
         challenge = challenge_send(challenger=challenger, challenged=challenged, terms=terms)

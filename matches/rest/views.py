@@ -15,6 +15,7 @@ from django import forms
 from django.contrib.auth import authenticate
 from django.db.models import Prefetch, Q, QuerySet
 from django.http import HttpResponse, QueryDict
+from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -225,8 +226,8 @@ class PlayerViewSet(TavlaAPIMixin, viewsets.ReadOnlyModelViewSet[Player]):
             history = history_page(player, viewer_of(request), form.filters(),
                                    number=form.page_number(), size=form.rows_per_page())
         except PageOutOfRange as error:
-            form.add_error("page", f"There is no page {error.number}: the last is "
-                                   f"{error.last}.")
+            form.add_error("page", _("There is no page %(number)s: the last is %(last)s.")
+                           % {"number": error.number, "last": error.last})
             return _history_error(form)
         page = history.page
 

@@ -23,6 +23,8 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from matches.errors import ServiceError
 from matches.models import Challenge, ChallengeStatus, ChatBlock, Player
@@ -72,7 +74,7 @@ def find_player(*, player_id: int | None = None, username: str | None = None) ->
         found = (Player.objects.filter(user__username__iexact=name).first()
                  or Player.objects.filter(display_name__iexact=name).order_by("pk").first())
     if found is None:
-        raise ServiceError("not_found", "No player of that name.")
+        raise ServiceError("not_found", _("No player of that name."))
     return found
 
 
@@ -81,15 +83,15 @@ def challenge_send(*, challenger: Player | None, challenged: Player,
     """Challenge ``challenged`` to a game on ``terms``. Raises :class:`ServiceError`:
     ``not_authenticated``, ``invalid_option`` (oneself, a bot), ``forbidden`` (a block
     between the two), ``challenge_exists``, ``too_many_challenges``."""
-    challenger = _require_player(challenger, "Log in to challenge a player.")
+    challenger = _require_player(challenger, _("Log in to challenge a player."))
     if challenged.pk == challenger.pk:
-        raise ServiceError("invalid_option", "You cannot challenge yourself.", field="player")
+        raise ServiceError("invalid_option", _("You cannot challenge yourself."), field="player")
     if challenged.is_bot or challenger.is_bot:
-        raise ServiceError("invalid_option", "Bots take no challenges: play the bot from the "
-                           "lobby.", field="player")
+        raise ServiceError("invalid_option", _("Bots take no challenges: play the bot from the "
+                           "lobby."), field="player")
     if ChatBlock.objects.filter(Q(blocker=challenged, blocked=challenger)
                                 | Q(blocker=challenger, blocked=challenged)).exists():
-        raise ServiceError("forbidden", "This player cannot be challenged by you.")
+        raise ServiceError("forbidden", _("This player cannot be challenged by you."))
     now = timezone.now()
     with transaction.atomic():
         # The challenger's row first: their challenges are counted one after the other.
@@ -97,13 +99,16 @@ def challenge_send(*, challenger: Player | None, challenged: Player,
         if Challenge.objects.filter(challenger=challenger, challenged=challenged,
                                     status=ChallengeStatus.OPEN, expires_at__gt=now).exists():
             raise ServiceError("challenge_exists",
-                               "You have already challenged this player: wait for the answer.")
+                               _("You have already challenged this player: wait for the answer."))
         hourly = int(getattr(settings, "TAVLA_CHALLENGES_PER_HOUR", 30))
         recent = Challenge.objects.filter(challenger=challenger,
                                           created_at__gte=now - timedelta(hours=1)).count()
         if hourly and recent >= hourly:
-            raise ServiceError("too_many_challenges", f"You sent {recent} challenges in the "
-                               f"last hour, the most allowed: wait a while.")
+            raise ServiceError("too_many_challenges",
+                               ngettext("You sent %(recent)s challenge in the last hour, the most "
+                                        "allowed: wait a while.",
+                                        "You sent %(recent)s challenges in the last hour, the most "
+                                        "allowed: wait a while.", recent) % {"recent": recent})
         challenge = Challenge.objects.create(
             challenger=challenger, challenged=challenged, match_length=terms.match_length,
             clock_preset=terms.clock_preset, rated=terms.rated,
@@ -118,12 +123,12 @@ def _locked(challenge_id: int, player: Player) -> Challenge:
     challenge = (Challenge.objects.select_for_update()
                  .filter(Q(challenger=player) | Q(challenged=player), pk=challenge_id).first())
     if challenge is None:
-        raise ServiceError("not_found", "You have no such challenge.")
+        raise ServiceError("not_found", _("You have no such challenge."))
     # The players, read apart: a lock on a join would lock their rows too.
     challenge.challenger = Player.objects.get(pk=challenge.challenger_id)
     challenge.challenged = Player.objects.get(pk=challenge.challenged_id)
     if _status(challenge, timezone.now()) != ChallengeStatus.OPEN:
-        raise ServiceError("challenge_closed", "This challenge is no longer open.")
+        raise ServiceError("challenge_closed", _("This challenge is no longer open."))
     return challenge
 
 
@@ -138,7 +143,7 @@ def challenge_accept(*, challenge_id: int, player: Player | None) -> Challenge:
     """The challenged player accepts: the table opens with both seated and the match
     started; both players' pages get ``challenge.accepted``. Raises ``not_authenticated``,
     ``not_found``, ``forbidden`` (the challenger), ``challenge_closed``."""
-    player = _require_player(player, "Log in first.")
+    player = _require_player(player, _("Log in first."))
     return retry_on_deadlock(lambda: _accept(challenge_id, player))
 
 
@@ -146,7 +151,7 @@ def _accept(challenge_id: int, player: Player) -> Challenge:
     with transaction.atomic():
         challenge = _locked(challenge_id, player)
         if challenge.challenged_id != player.pk:
-            raise ServiceError("forbidden", "Only the challenged player accepts a challenge.")
+            raise ServiceError("forbidden", _("Only the challenged player accepts a challenge."))
         terms = GameTermsInput(challenge.match_length, challenge.clock_preset, challenge.rated)
         challenge.table = game_table(challenge.challenger, challenge.challenged, terms)
         withdraw_open_seeks([challenge.challenger_id, challenge.challenged_id])
@@ -158,24 +163,24 @@ def _accept(challenge_id: int, player: Player) -> Challenge:
 
 def challenge_decline(*, challenge_id: int, player: Player | None) -> Challenge:
     """The challenged player declines; the challenger's pages get ``challenge.declined``."""
-    player = _require_player(player, "Log in first.")
+    player = _require_player(player, _("Log in first."))
     with transaction.atomic():
         challenge = _locked(challenge_id, player)
         if challenge.challenged_id != player.pk:
-            raise ServiceError("forbidden", "Only the challenged player declines a challenge: "
-                               "withdraw your own instead.")
+            raise ServiceError("forbidden", _("Only the challenged player declines a challenge: "
+                               "withdraw your own instead."))
         return _close(challenge, ChallengeStatus.DECLINED, challenge.challenger_id,
                       "challenge.declined")
 
 
 def challenge_cancel(*, challenge_id: int, player: Player | None) -> Challenge:
     """The challenger withdraws; the challenged player's pages get ``challenge.cancelled``."""
-    player = _require_player(player, "Log in first.")
+    player = _require_player(player, _("Log in first."))
     with transaction.atomic():
         challenge = _locked(challenge_id, player)
         if challenge.challenger_id != player.pk:
-            raise ServiceError("forbidden", "Only the challenger withdraws a challenge: "
-                               "decline it instead.")
+            raise ServiceError("forbidden", _("Only the challenger withdraws a challenge: "
+                               "decline it instead."))
         return _close(challenge, ChallengeStatus.CANCELLED, challenge.challenged_id,
                       "challenge.cancelled")
 

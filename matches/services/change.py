@@ -33,8 +33,10 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from matches import selectors
+from matches.engine_words import refusal_words
 from matches.errors import ServiceError
 from matches.models import Event, LogKind, Match
 from matches.services import broadcast, correspondence, statements
@@ -91,7 +93,9 @@ class MatchChange:
         try:
             after = before.apply(action)
         except EngineError as error:
-            raise ServiceError("illegal_action", str(error)) from error
+            # The engine's sentence is English; the reader gets the reason in their words.
+            raise ServiceError("illegal_action",
+                               refusal_words(before, action, error)) from error
         self.events += _log_action(self.match, before, after, action, actor_id, logged)
         # A takeback is asked for the state as it was: any action moves on and withdraws it.
         self.match.takeback_seat = None
@@ -187,9 +191,11 @@ def match_change(match_id: int, *, table_id: int | None = None, finished: bool =
         with match_context(match_id), transaction.atomic():
             match = _lock(match_id, skip_locked=skip_locked)
             if table_id is not None and match.table_id != table_id:
-                raise ServiceError("no_match", f"Match {match_id} is not played at this table.")
+                raise ServiceError("no_match",
+                                   _("Match %(match_id)s is not played at this table.")
+                                   % {"match_id": match_id})
             if match.is_finished and not finished:
-                raise ServiceError("match_over", "This match is over.")
+                raise ServiceError("match_over", _("This match is over."))
             change = MatchChange(match, now or timezone.now())
             yield change
             if change.changed:
@@ -218,12 +224,14 @@ def _lock(match_id: int, *, skip_locked: bool) -> Match:
                  .filter(pk=match_id).first())
         if found is None:
             if Match.objects.filter(pk=match_id).exists():
-                raise ServiceError("match_busy", "Another change of this match is under way.")
-            raise ServiceError("not_found", f"There is no match {match_id}.")
+                raise ServiceError("match_busy", _("Another change of this match is under way."))
+            raise ServiceError("not_found",
+                               _("There is no match %(match_id)s.") % {"match_id": match_id})
         return found
     match = statements.locked_match(match_id)
     if match is None:
-        raise ServiceError("not_found", f"There is no match {match_id}.")
+        raise ServiceError("not_found",
+                           _("There is no match %(match_id)s.") % {"match_id": match_id})
     return match
 
 

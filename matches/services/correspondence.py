@@ -100,11 +100,11 @@ def player_for_unsubscribe(token: str) -> Player:
     try:
         data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
     except signing.BadSignature as error:
-        raise ServiceError("bad_token", "This link is not valid.") from error
+        raise ServiceError("bad_token", _("This link is not valid.")) from error
     player_id = data.get("player") if isinstance(data, dict) else None
     player = Player.objects.filter(pk=player_id).first() if isinstance(player_id, int) else None
     if player is None:
-        raise ServiceError("bad_token", "This link is not valid.")
+        raise ServiceError("bad_token", _("This link is not valid."))
     return player
 
 
@@ -119,9 +119,9 @@ def unsubscribe(token: str) -> Player:
 def player_set_turn_emails(*, player: Player | None, on: object) -> Player:
     """Turn ``player``'s turn mails on or off (their page's preference)."""
     if player is None:
-        raise ServiceError("not_authenticated", "Log in first.")
+        raise ServiceError("not_authenticated", _("Log in first."))
     if not isinstance(on, bool):
-        raise ServiceError("bad_request", "turn_emails is true or false.")
+        raise ServiceError("bad_request", _("turn_emails is true or false."))
     Player.objects.filter(pk=player.pk).update(turn_emails=on)
     player.turn_emails = on
     return player

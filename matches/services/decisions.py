@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from matches.errors import ServiceError
 from matches.models import (
     Event,
@@ -45,7 +47,7 @@ def forfeit_change(change: MatchChange, *, loser: Player, reason: str, actor: An
     forfeit, which decides under the same lock whether the player came back)."""
     seat = change.match.seat_of(loser)
     if seat is None:
-        raise ServiceError("not_a_player", "Only a player of this match can forfeit it.")
+        raise ServiceError("not_a_player", _("Only a player of this match can forfeit it."))
     change.apply(Forfeit(seat), _actor_id(actor), logged={"reason": reason})
 
 
@@ -60,17 +62,17 @@ def match_adjudicate(*, match_id: int, referee: Any, winner: Player, scope: str,
     """
     reason = (reason or "").strip()
     if not reason:
-        raise ServiceError("reason_required", "An adjudication needs a written reason.")
+        raise ServiceError("reason_required", _("An adjudication needs a written reason."))
     try:
         scope_value = AdjudicationScope(scope)
     except ValueError:
-        raise ServiceError("invalid_scope", "Adjudicate the 'game' or the 'match'.") from None
+        raise ServiceError("invalid_scope", _("Adjudicate the 'game' or the 'match'.")) from None
     with match_change(match_id) as change:
         if expected_version is not None:
             check_version(change.match, expected_version)
         seat = change.match.seat_of(winner)
         if seat is None:
-            raise ServiceError("not_a_player", "The winner must be a player of this match.")
+            raise ServiceError("not_a_player", _("The winner must be a player of this match."))
         action = Adjudicate(winner=seat, scope=scope_value, points=points, reason=reason)
         change.apply(action, _actor_id(referee))
     return change.match
@@ -81,7 +83,7 @@ def match_void(*, match_id: int, referee: Any, reason: str) -> Match:
     finisher: listeners hear ``match_finished`` with a voided match."""
     reason = (reason or "").strip()
     if not reason:
-        raise ServiceError("reason_required", "Voiding a match needs a written reason.")
+        raise ServiceError("reason_required", _("Voiding a match needs a written reason."))
     with match_change(match_id) as change:
         change.void(reason, _actor_id(referee))
     return change.match
@@ -131,21 +133,21 @@ def match_end_session(*, match_id: int, player: Player | None,
     The next game starts as soon as one ends, so a session is never between games: the
     player who ends it resigns the game in progress first (single × cube to the opponent).
     """
-    player = _require_player(player, "Log in to end the session.")
+    player = _require_player(player, _("Log in to end the session."))
     with match_change(match_id, table_id=table_id) as change:
         match = change.match
         seat = match.seat_of(player)
         if seat is None:
-            raise ServiceError("not_a_player", "Only a player may end the session.")
+            raise ServiceError("not_a_player", _("Only a player may end the session."))
         if expected_version is not None:
             check_version(match, expected_version)
         state = change.state
         if not state.rules.is_money:
-            raise ServiceError("illegal_action", "Only a money session can be ended; "
-                               "a match ends when a player reaches the match length.")
+            raise ServiceError("illegal_action", _("Only a money session can be ended; "
+                               "a match ends when a player reaches the match length."))
         if state.resign_offer is not None:
-            raise ServiceError("illegal_action", "A resignation waits for its answer: the "
-                               "session can end once it is accepted or refused.")
+            raise ServiceError("illegal_action", _("A resignation waits for its answer: the "
+                               "session can end once it is accepted or refused."))
         if state.phase.in_game:
             # At an "offer" table the session's end resigns a single game: offered, accepted.
             steps: list[Action] = [Resign(seat)]

@@ -17,6 +17,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from matches import services, validation
 from matches.errors import ServiceError
@@ -48,13 +49,13 @@ def match_client_seed(*, match_id: int, player: Player, seed: str,
         match = change.match
         seat = match.seat_of(player)
         if seat is None:
-            raise ServiceError("not_a_player", "Only the two players contribute to the dice.")
+            raise ServiceError("not_a_player", _("Only the two players contribute to the dice."))
         if not awaiting_client_seeds(match):
-            raise ServiceError("seeds_closed", "The dice are fixed already: client seeds are "
-                               "taken only before the first roll of the match.")
+            raise ServiceError("seeds_closed", _("The dice are fixed already: client seeds are "
+                               "taken only before the first roll of the match."))
         field = f"client_seed{seat}"
         if getattr(match, field) is not None:
-            raise ServiceError("seed_already_sent", "You have sent your client seed already.")
+            raise ServiceError("seed_already_sent", _("You have sent your client seed already."))
         setattr(match, field, seed.lower())
         if match.client_seed0 is not None and match.client_seed1 is not None:
             _close(change)

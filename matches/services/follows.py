@@ -9,6 +9,8 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from matches.errors import ServiceError
 from matches.models import Follow, Match, MatchStatus, Player, Table
@@ -24,16 +26,18 @@ MAX_FOLLOWS = 500  # a bound on one account's list: the lobby reads all of it
 def follow(*, player: Player | None, followed: Player) -> bool:
     """``player`` follows ``followed`` (following again changes nothing); True when new.
     Raises ``not_authenticated``, ``invalid_option`` (oneself), ``too_many_follows``."""
-    player = _require_player(player, "Log in to follow a player.")
+    player = _require_player(player, _("Log in to follow a player."))
     if followed.pk == player.pk:
-        raise ServiceError("invalid_option", "You cannot follow yourself.", field="player")
+        raise ServiceError("invalid_option", _("You cannot follow yourself."), field="player")
     with transaction.atomic():
         Player.objects.select_for_update().filter(pk=player.pk).first()
         if Follow.objects.filter(follower=player, followed=followed).exists():
             return False
         if Follow.objects.filter(follower=player).count() >= MAX_FOLLOWS:
             raise ServiceError("too_many_follows",
-                               f"You follow {MAX_FOLLOWS} players, the most allowed.")
+                               ngettext("You follow %(max_follows)s player, the most allowed.",
+                                        "You follow %(max_follows)s players, the most allowed.",
+                                        MAX_FOLLOWS) % {"max_follows": MAX_FOLLOWS})
         try:
             with transaction.atomic():
                 Follow.objects.create(follower=player, followed=followed)
@@ -44,10 +48,10 @@ def follow(*, player: Player | None, followed: Player) -> bool:
 
 def unfollow(*, player: Player | None, followed: Player) -> None:
     """Stop following. Raises ``not_authenticated``, ``not_found`` (not followed)."""
-    player = _require_player(player, "Log in first.")
+    player = _require_player(player, _("Log in first."))
     deleted, _kinds = Follow.objects.filter(follower=player, followed=followed).delete()
     if not deleted:
-        raise ServiceError("not_found", "You do not follow this player.")
+        raise ServiceError("not_found", _("You do not follow this player."))
 
 
 def follows(player: Player, other: Player) -> bool:

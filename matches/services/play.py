@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from matches import validation
 from matches.errors import ServiceError
 from matches.models import (
@@ -67,9 +69,10 @@ def match_act(
 
     Raises :class:`ServiceError` with codes ``unknown_action``, ``not_found``,
     ``match_over``, ``not_a_player``, ``stale_version``, ``not_your_turn`` and
-    ``illegal_action`` (the engine's message as detail), ``not_authenticated`` for no
-    player, and ``no_match`` when ``table_id`` is given and the match is not played at that
-    table. Nothing changes on an error,
+    ``illegal_action`` (the engine's reason in the reader's words,
+    :mod:`matches.engine_words`), ``not_authenticated`` for no player, and ``no_match``
+    when ``table_id`` is given and the match is not played at that table. Nothing changes on
+    an error,
     except ``flag_fell``: the acting player's deadline had passed when this request got the
     lock, so the flag is recorded (and committed) instead of the action. ``now`` is for
     tests; it defaults to the time the lock is held.
@@ -77,7 +80,7 @@ def match_act(
     Queries: the locked read, one insert of the events (a game's end adds its ``Game`` row)
     and the match's update; a match's end also rates it and frees the table.
     """
-    player = _require_player(player, "Log in to play.")
+    player = _require_player(player, _("Log in to play."))
     action, play, level = validation.action_arguments(action, play, level)
     with metrics.timed_action(action, refused=ServiceError):
         return _act(match_id=match_id, player=player, action=action,
@@ -96,23 +99,23 @@ def _act(*, match_id: int, player: Player, action: str, expected_version: int,
         if not flagged:
             seat = match.seat_of(player)
             if seat is None:
-                raise ServiceError("not_a_player", "Only the two players of this match may act.")
+                raise ServiceError("not_a_player", _("Only the two players of this match may act."))
             check_version(match, expected_version)
             state = change.state
             if action != "resign" and state.player_to_act != seat:
-                raise ServiceError("not_your_turn", "It is not your turn to act.")
+                raise ServiceError("not_your_turn", _("It is not your turn to act."))
             engine_action = _engine_action(action, seat, state, play, MatchDice(match), level)
             change.apply(engine_action, _actor_id(actor) or player.user_id)
     if not flagged:
         return ActResult(change.match, change.events, change.state)
-    raise ServiceError("flag_fell", "Time ran out before this action arrived: the flag fell.")
+    raise ServiceError("flag_fell", _("Time ran out before this action arrived: the flag fell."))
 
 
 def _engine_action(action: str, seat: int, state: MatchState, play: str | None,
                    dice: MatchDice, level: int | None = None) -> Action:
     if action == "roll":
         if state.phase is not Phase.TURN_START:
-            raise ServiceError("illegal_action", "You can roll only at the start of your turn.")
+            raise ServiceError("illegal_action", _("You can roll only at the start of your turn."))
         return Roll(*dice.roll(), player=seat)
     if action == "double":
         return Double(player=seat)
@@ -134,8 +137,9 @@ def check_version(match: Match, expected_version: int) -> None:
     if expected_version != match.version:
         raise ServiceError(
             "stale_version",
-            f"The match has moved on (version {match.version}, you acted on "
-            f"{expected_version}); reload the state and try again.",
+            _("The match has moved on (version %(version)s, you acted on %(expected_version)s); "
+              "reload the state and try again.")
+            % {"version": match.version, "expected_version": expected_version},
         )
 
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from matches.errors import ServiceError
 from matches.models import Match, MatchStatus, Player
@@ -32,14 +33,14 @@ from tavla.engine.game import Phase
 
 def _flag(value: Any, name: str) -> bool:
     if not isinstance(value, bool):
-        raise ServiceError("bad_request", f"{name} is true or false.")
+        raise ServiceError("bad_request", _("%(name)s is true or false.") % {"name": name})
     return value
 
 
 def player_set_auto_roll(*, player: Player | None, auto_roll: Any) -> Player:
     """Set ``player``'s automatic-roll preference; a turn of theirs waiting for its roll
     where it now applies is rolled at once. Raises ``not_authenticated``, ``bad_request``."""
-    player = _require_player(player, "Log in to keep preferences.")
+    player = _require_player(player, _("Log in to keep preferences."))
     wanted = _flag(auto_roll, "auto_roll")
     with transaction.atomic():
         Player.objects.filter(pk=player.pk).update(auto_roll=wanted)
@@ -57,13 +58,13 @@ def match_never_double(*, match_id: int, player: Player | None, on: Any,
     (new version, pushed); turned on while their turn waits for its roll, the roll is made.
     Raises ``not_authenticated``, ``bad_request``, ``not_found``, ``no_match``,
     ``match_over``, ``not_a_player``; nothing changes on an error."""
-    player = _require_player(player, "Log in to keep preferences.")
+    player = _require_player(player, _("Log in to keep preferences."))
     wanted = _flag(on, "on")
     with match_change(match_id, table_id=table_id) as change:
         match = change.match
         seat = match.seat_of(player)
         if seat is None:
-            raise ServiceError("not_a_player", "Only the match's players choose this.")
+            raise ServiceError("not_a_player", _("Only the match's players choose this."))
         seats = sorted({*match.never_double, seat} if wanted
                        else set(match.never_double) - {seat})
         if seats != sorted(match.never_double):

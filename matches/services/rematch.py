@@ -9,6 +9,8 @@ pairing's table has no rematch (``tournaments`` refuses through ``rematch_reques
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from matches import services
 from matches.errors import ServiceError
 from matches.models import Match, Player, Table
@@ -30,19 +32,19 @@ def match_rematch(*, match_id: int, player: Player | None, accept: bool = True) 
     that match: a new version, pushed). Raises :class:`ServiceError`: ``not_authenticated``,
     ``not_found``, ``match_in_progress``, ``not_a_player``, ``rematch_unavailable``."""
     if player is None:
-        raise ServiceError("not_authenticated", "Log in to ask for a rematch.")
+        raise ServiceError("not_authenticated", _("Log in to ask for a rematch."))
     with services.match_change(match_id, finished=True) as change:
         match = change.match
         if not match.is_finished:
-            raise ServiceError("match_in_progress", "The match is still being played.")
+            raise ServiceError("match_in_progress", _("The match is still being played."))
         seat = match.seat_of(player)
         if seat is None:
-            raise ServiceError("not_a_player", "Only the match's players can play a rematch.")
+            raise ServiceError("not_a_player", _("Only the match's players can play a rematch."))
         table = Table.objects.select_for_update().get(pk=match.table_id)
         newer = table.matches.filter(pk__gt=match.pk).exists()
         if newer or table.seat0_id not in (None, match.player0_id) \
                 or table.seat1_id not in (None, match.player1_id):
-            raise ServiceError("rematch_unavailable", "The table has moved on since this match.")
+            raise ServiceError("rematch_unavailable", _("The table has moved on since this match."))
         reason = rematch_refusal(table)
         if reason is not None:
             raise ServiceError("rematch_unavailable", reason)

@@ -26,6 +26,8 @@ from django.db import OperationalError, transaction
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from matches.errors import ServiceError
 from matches.models import ChatBlock, Player, Seek, SeekPool, SeekStatus, Table
@@ -97,16 +99,22 @@ def _check_bounds(player: Player, terms: GameTermsInput, now: datetime) -> None:
     mine = Seek.objects.filter(player=player, status=SeekStatus.OPEN, expires_at__gt=now)
     if mine.filter(match_length=terms.match_length, clock_preset=terms.clock_preset,
                    rated=terms.rated).exists():
-        raise ServiceError("seek_exists", "You already seek a game on these terms.")
+        raise ServiceError("seek_exists", _("You already seek a game on these terms."))
     most = int(getattr(settings, "TAVLA_OPEN_SEEKS", 3))
     if most and mine.count() >= most:
-        raise ServiceError("too_many_seeks", f"You have {most} open seeks, the most allowed: "
-                           f"cancel one first.")
+        raise ServiceError("too_many_seeks",
+                           ngettext("You have %(most)s open seek, the most allowed: cancel it "
+                                    "first.",
+                                    "You have %(most)s open seeks, the most allowed: cancel one "
+                                    "first.", most) % {"most": most})
     hourly = int(getattr(settings, "TAVLA_SEEKS_PER_HOUR", 60))
     recent = Seek.objects.filter(player=player, created_at__gte=now - timedelta(hours=1)).count()
     if hourly and recent >= hourly:
-        raise ServiceError("too_many_seeks", f"You posted {recent} seeks in the last hour, the "
-                           f"most allowed: wait a while.")
+        raise ServiceError("too_many_seeks",
+                           ngettext("You posted %(recent)s seek in the last hour, the most "
+                                    "allowed: wait a while.",
+                                    "You posted %(recent)s seeks in the last hour, the most "
+                                    "allowed: wait a while.", recent) % {"recent": recent})
 
 
 def seek_post(*, player: Player | None, terms: GameTermsInput) -> Seek:
@@ -115,9 +123,9 @@ def seek_post(*, player: Player | None, terms: GameTermsInput) -> Seek:
     the seek: ``status`` ``paired`` with its ``table`` then, else ``open``. Raises
     :class:`ServiceError`: ``not_authenticated``, ``forbidden`` (a bot), ``seek_exists``,
     ``too_many_seeks``."""
-    player = _require_player(player, "Log in to seek a game.")
+    player = _require_player(player, _("Log in to seek a game."))
     if player.is_bot:
-        raise ServiceError("forbidden", "Bots do not seek games.")
+        raise ServiceError("forbidden", _("Bots do not seek games."))
     return retry_on_deadlock(lambda: _seek_post(player, terms))
 
 
@@ -177,13 +185,13 @@ def _seek_post(player: Player, terms: GameTermsInput) -> Seek:
 def seek_cancel(*, seek_id: int, player: Player | None) -> Seek:
     """Withdraw one's own open seek. Raises ``not_authenticated``, ``not_found`` (no such
     seek of this player), ``seek_closed`` (paired, withdrawn or expired already)."""
-    player = _require_player(player, "Log in first.")
+    player = _require_player(player, _("Log in first."))
     with transaction.atomic():
         seek = Seek.objects.select_for_update().filter(pk=seek_id, player=player).first()
         if seek is None:
-            raise ServiceError("not_found", "You have no such seek.")
+            raise ServiceError("not_found", _("You have no such seek."))
         if seek.status != SeekStatus.OPEN or seek.expires_at <= timezone.now():
-            raise ServiceError("seek_closed", "This seek is no longer open.")
+            raise ServiceError("seek_closed", _("This seek is no longer open."))
         seek.status = SeekStatus.CANCELLED
         seek.save(update_fields=["status"])
         broadcast.broadcast_on_commit(broadcast.LOBBY_GROUP, {"type": "lobby.changed"})

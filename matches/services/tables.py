@@ -9,6 +9,8 @@ from typing import Any, Final
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from matches import access, selectors, validation
 from matches.errors import ServiceError
@@ -52,7 +54,9 @@ def clock_preset_fields(preset: str) -> dict[str, Any]:
         return {"clock_enabled": True, "correspondence_days": CORRESPONDENCE_DEFAULT_DAYS}
     if preset not in PRESETS:
         names = ", ".join(TABLE_PRESETS)
-        raise ServiceError("invalid_option", f"Unknown clock preset {preset!r}; one of {names}.")
+        raise ServiceError("invalid_option",
+                           _("Unknown clock preset %(preset)r; one of %(names)s.")
+                           % {"preset": preset, "names": names})
     control = PRESETS[preset]
     if control is None:
         return {"clock_enabled": False}
@@ -80,8 +84,12 @@ def check_table_quota(creator: Player, *, correspondence: bool = False) -> None:
               .exclude(matches__player1__is_bot=True).exclude(matches__player0__is_bot=True)
               .distinct().count())
     if recent >= limit:
-        raise ServiceError("too_many_tables", f"You created {recent} tables in the last hour, "
-                           f"the most allowed: play at one of them, or wait a while.")
+        raise ServiceError("too_many_tables",
+                           ngettext("You created %(recent)s table in the last hour, the most "
+                                    "allowed: play at it, or wait a while.",
+                                    "You created %(recent)s tables in the last hour, the most "
+                                    "allowed: play at one of them, or wait a while.", recent)
+                           % {"recent": recent})
 
 
 def table_create(*, name: str, creator: Player | None = None, clock_preset: str | None = None,
@@ -95,20 +103,21 @@ def table_create(*, name: str, creator: Player | None = None, clock_preset: str 
     unknown = set(rules) - set(TABLE_RULE_FIELDS)
     if unknown:
         names = ", ".join(sorted(unknown))
-        raise ServiceError("invalid_option", f"Unknown table options: {names}.")
+        raise ServiceError("invalid_option",
+                           _("Unknown table options: %(names)s.") % {"names": names})
     if clock_preset is not None:
         rules = {**clock_preset_fields(clock_preset), **rules}
     name = (name or "").strip()
     if not name:
-        raise ServiceError("invalid_option", "A table needs a name.")
+        raise ServiceError("invalid_option", _("A table needs a name."))
     length = rules.get("match_length")
     if length is not None and not (isinstance(length, int) and 1 <= length <= 99):
-        raise ServiceError("invalid_option", "A match is played to 1 to 99 points.")
+        raise ServiceError("invalid_option", _("A match is played to 1 to 99 points."))
     days = rules.get("correspondence_days")
     if days is not None:
         if isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= 7:
             raise ServiceError("invalid_option",
-                               "A correspondence clock gives 1 to 7 days per move.")
+                               _("A correspondence clock gives 1 to 7 days per move."))
         rules["clock_enabled"] = True  # the days are the clock's
     with transaction.atomic():
         if creator is not None:
@@ -126,7 +135,8 @@ def _table_saved(name: str, creator: Player | None, reserve_for: Player | None,
     if reserve_for is not None:
         if creator is None or reserve_for.pk == creator.pk:
             raise ServiceError("invalid_option",
-                               "A seat can be reserved only for another player than its creator.")
+                               _("A seat can be reserved only for another player than its "
+                                 "creator."))
         table.reserved0, table.reserved1 = creator, reserve_for
     if not table.is_public:
         table.invite_token = access.new_invite_token()
@@ -143,7 +153,7 @@ def table_for_two(*, first: Player, second: Player, clock_preset: str,
     :mod:`matches.services.challenges`). Not counted in ``TAVLA_TABLES_PER_HOUR``: seeks and
     challenges have their own bounds. Runs inside the caller's transaction."""
     if first.pk == second.pk:
-        raise ServiceError("invalid_option", "A match needs two different players.")
+        raise ServiceError("invalid_option", _("A match needs two different players."))
     rules = {**clock_preset_fields(clock_preset), "is_public": True, **rules}
     table = _table_saved(f"{first.display_name} – {second.display_name}", first, second, rules)
     now = timezone.now()
@@ -166,23 +176,23 @@ def table_sit(*, table_id: int, player: Player | None, seat: int | None = None,
     taken the match starts at once. A private table needs ``invite`` unless the player is
     its creator or a seat is reserved for them. ``None`` (anonymous) is refused:
     ``not_authenticated``."""
-    player = _require_player(player, "Log in to take a seat.")
+    player = _require_player(player, _("Log in to take a seat."))
     seat = validation.seat(seat)
     table = Table.objects.select_for_update().get(pk=table_id)
     if player.pk in (table.seat0_id, table.seat1_id):
-        raise ServiceError("already_seated", "You already sit at this table.")
+        raise ServiceError("already_seated", _("You already sit at this table."))
     access.check_may_sit(table, player, invite)
     reserved = {table.reserved0_id, table.reserved1_id} - {None}
     if reserved and player.pk not in reserved:
         raise ServiceError("seat_reserved",
-                           "The seats at this table are reserved for other players.")
+                           _("The seats at this table are reserved for other players."))
     free = [index for index, taken in enumerate((table.seat0_id, table.seat1_id)) if not taken]
     if seat is not None:
         if seat not in free:
-            raise ServiceError("seat_taken", "That seat is taken.")
+            raise ServiceError("seat_taken", _("That seat is taken."))
         free = [seat]
     if not free:
-        raise ServiceError("table_full", "Both seats at this table are taken.")
+        raise ServiceError("table_full", _("Both seats at this table are taken."))
     setattr(table, f"seat{free[0]}", player)
     setattr(table, f"seat{free[0]}_since", timezone.now())
     table.save(update_fields=[f"seat{free[0]}", f"seat{free[0]}_since"])
@@ -199,9 +209,9 @@ def table_new_invite(*, table_id: int, player: Player) -> Table:
     """A new invitation token for a private table (the old link stops working); creator only."""
     table = Table.objects.select_for_update().get(pk=table_id)
     if table.created_by_id != player.pk:
-        raise ServiceError("forbidden", "Only the table's creator can renew its invitation.")
+        raise ServiceError("forbidden", _("Only the table's creator can renew its invitation."))
     if table.is_public:
-        raise ServiceError("invalid_option", "A public table needs no invitation.")
+        raise ServiceError("invalid_option", _("A public table needs no invitation."))
     table.invite_token = access.new_invite_token()
     table.save(update_fields=["invite_token"])
     return table
@@ -210,12 +220,12 @@ def table_new_invite(*, table_id: int, player: Player) -> Table:
 @transaction.atomic
 def table_stand(*, table_id: int, player: Player | None) -> Table:
     """Leave a seat; refused while a match is being played there (resign instead)."""
-    player = _require_player(player, "Log in first.")
+    player = _require_player(player, _("Log in first."))
     table = Table.objects.select_for_update().get(pk=table_id)
     if player.pk not in (table.seat0_id, table.seat1_id):
-        raise ServiceError("not_seated", "You do not sit at this table.")
+        raise ServiceError("not_seated", _("You do not sit at this table."))
     if current_match(table) is not None:
-        raise ServiceError("match_in_progress", "A match is in progress: resign it first.")
+        raise ServiceError("match_in_progress", _("A match is in progress: resign it first."))
     field = "seat0" if table.seat0_id == player.pk else "seat1"
     setattr(table, field, None)
     table.save(update_fields=[field])
@@ -248,7 +258,7 @@ def match_start(*, table: Table, scripted_dice: list[list[int]] | None = None) -
     no wait configured both seeds are recorded empty and it is made at once.
     """
     if not (table.seat0_id and table.seat1_id):
-        raise ServiceError("table_not_full", "A match needs two seated players.")
+        raise ServiceError("table_not_full", _("A match needs two seated players."))
     rules = rules_for_table(table)
     dice = FairDice.new()
     start_score, late = late_start_score(table, rules.match_length)

@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from matches.errors import ServiceError
 from matches.models import Event, LogKind, Match, Player
 from matches.services.change import match_change
@@ -59,12 +61,12 @@ def check_takeback_table(match: Match) -> None:
     table = match.table
     if table.is_rated:
         raise ServiceError("takeback_rated",
-                           "Takebacks are for unrated play: this table is rated.")
+                           _("Takebacks are for unrated play: this table is rated."))
     if rematch_refusal(table) is not None or table.reserved0_id or table.reserved1_id:
-        raise ServiceError("takeback_tournament", "A tournament match has no takebacks.")
+        raise ServiceError("takeback_tournament", _("A tournament match has no takebacks."))
     if match.has_bot:
         raise ServiceError("takeback_bot",
-                           "The bot does not take back: there is no takeback against it.")
+                           _("The bot does not take back: there is no takeback against it."))
 
 
 def match_takeback(*, match_id: int, player: Player | None, answer: Any,
@@ -80,25 +82,26 @@ def match_takeback(*, match_id: int, player: Player | None, answer: Any,
     play of yours the opponent has not answered yet) and ``no_takeback`` (an answer with no
     request to answer, or to one's own request).
     """
-    player = _require_player(player, "Log in to ask for a takeback.")
+    player = _require_player(player, _("Log in to ask for a takeback."))
     if answer not in ANSWERS:
-        raise ServiceError("bad_request", "answer is one of: " + ", ".join(ANSWERS) + ".")
+        raise ServiceError("bad_request", _("answer is one of: %(names)s.")
+                           % {"names": ", ".join(ANSWERS)})
     with match_change(match_id, table_id=table_id, now=now) as change:
         match = change.match
         seat = match.seat_of(player)
         if seat is None:
-            raise ServiceError("not_a_player", "Only the match's players take back.")
+            raise ServiceError("not_a_player", _("Only the match's players take back."))
         check_takeback_table(match)
         asker = match.takeback_seat
         actor = player.user_id
         if answer == "request":
             if asker is not None:
-                raise ServiceError("takeback_pending", "A takeback request is waiting already.")
+                raise ServiceError("takeback_pending", _("A takeback request is waiting already."))
             _target(match, change.state, seat)  # refuses when there is nothing to take back
             match.takeback_seat = seat
             change.log(LogKind.TAKEBACK_REQUEST, {"player": seat}, actor)
         elif asker is None or (answer == "accept" and asker == seat):
-            raise ServiceError("no_takeback", "There is no takeback request to answer.")
+            raise ServiceError("no_takeback", _("There is no takeback request to answer."))
         elif answer == "decline":
             match.takeback_seat = None
             change.log(LogKind.TAKEBACK_DECLINE, {"player": seat, "asked_by": asker}, actor)
@@ -119,8 +122,8 @@ def _target(match: Match, state: MatchState, asker: int) -> _Target:
     the opponent has acted since (or there is no such play in this game)."""
     unavailable = ServiceError(
         "takeback_unavailable",
-        "There is nothing to take back: you can take back your last play only until your "
-        "opponent acts.")
+        _("There is nothing to take back: you can take back your last play only until your "
+        "opponent acts."))
     if (state.resign_offer is not None or state.phase not in (Phase.TURN_START, Phase.MOVE)
             or state.player_to_act != other(asker)):
         raise unavailable

@@ -32,6 +32,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from matches.errors import ServiceError
 from matches.models import Match, MatchStatus, Player, Vacation
@@ -95,22 +96,23 @@ def vacation_start(*, player: Player | None, days: Any = None,
     (``days`` more than is left this year, or nothing left). Nothing changes then.
     """
     if player is None:
-        raise ServiceError("not_authenticated", "Log in first.")
+        raise ServiceError("not_authenticated", _("Log in first."))
     now = now or timezone.now()
     if days is not None and (isinstance(days, bool) or not isinstance(days, int) or days < 1):
-        raise ServiceError("invalid_option", "A vacation lasts a whole number of days, 1 or more.")
+        raise ServiceError("invalid_option",
+                           _("A vacation lasts a whole number of days, 1 or more."))
     with transaction.atomic():
         # The player's row serialises their vacations: two starts at once make one.
         Player.objects.select_for_update().filter(pk=player.pk).first()
         if active_vacation(player.pk, now) is not None:
-            raise ServiceError("on_vacation", "You are on vacation already.")
+            raise ServiceError("on_vacation", _("You are on vacation already."))
         left = seconds_left(player, now)
         length = left if days is None else days * SECONDS_PER_DAY
         if length <= 0 or length > left:
             raise ServiceError(
                 "no_vacation_left",
-                f"You have {left / SECONDS_PER_DAY:.1f} days of vacation left this year "
-                f"(of {allowance_days()}).")
+                _("You have %(left).1f days of vacation left this year (of %(allowance)s).")
+                % {"left": left / SECONDS_PER_DAY, "allowance": allowance_days()})
         vacation = Vacation.objects.create(player=player, started_at=now,
                                            ends_by=now + timedelta(seconds=length))
         _extend_all(player, length, now)
@@ -121,13 +123,13 @@ def vacation_stop(*, player: Player | None, now: datetime | None = None) -> Vaca
     """End ``player``'s vacation now: the unused part goes back to the allowance and to the
     deadlines of the turns waiting for them. Raises ``not_on_vacation`` when none runs."""
     if player is None:
-        raise ServiceError("not_authenticated", "Log in first.")
+        raise ServiceError("not_authenticated", _("Log in first."))
     now = now or timezone.now()
     with transaction.atomic():
         Player.objects.select_for_update().filter(pk=player.pk).first()
         vacation = active_vacation(player.pk, now)
         if vacation is None:
-            raise ServiceError("not_on_vacation", "You are not on vacation.")
+            raise ServiceError("not_on_vacation", _("You are not on vacation."))
         unused = (vacation.ends_by - now).total_seconds()
         vacation.ended_at = now
         vacation.save(update_fields=["ended_at"])

@@ -22,14 +22,20 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
+
+from tournaments.formats.base import gettext_noop
 
 
 class LadderError(ValueError):
     """A change the rules refuse; ``code`` says which rule."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, message: str, **params: Any) -> None:
+        # A %-template and its values, as tournaments.formats.base.PairingError's.
+        super().__init__(message % params)
         self.code = code
+        self.template = message
+        self.params = params
 
 
 @dataclass(frozen=True)
@@ -69,23 +75,26 @@ def place_of(order: Sequence[Hashable], player: Hashable) -> int:
     try:
         return order.index(player) + 1
     except ValueError:
-        raise LadderError("not_on_ladder", f"{player!r} is not on the ladder.") from None
+        raise LadderError("not_on_ladder", gettext_noop("%(player)r is not on the ladder."),
+                          player=player) from None
 
 
 def challenge_refusal(order: Sequence[Hashable], challenger: Hashable, defender: Hashable,
                       reach: int) -> LadderError | None:
     """Why ``challenger`` may not challenge ``defender`` on this ladder, or None if they may."""
     if challenger == defender:
-        return LadderError("challenge_self", "You cannot challenge yourself.")
+        return LadderError("challenge_self", gettext_noop("You cannot challenge yourself."))
     try:
         mine, theirs = place_of(order, challenger), place_of(order, defender)
     except LadderError as error:
         return error
     if theirs > mine:
-        return LadderError("challenge_below", "You may challenge only players above you.")
+        return LadderError("challenge_below",
+                           gettext_noop("You may challenge only players above you."))
     if mine - theirs > reach:
         return LadderError("challenge_out_of_reach",
-                           f"You may challenge at most {reach} places above you.")
+                           gettext_noop("You may challenge at most %(reach)s places above "
+                                        "you."), reach=reach)
     return None
 
 
@@ -95,22 +104,27 @@ def apply(order: Sequence[Hashable], event: Event) -> tuple[Hashable, ...]:
     ladder = list(order)
     if isinstance(event, Joined):
         if event.player in ladder:
-            raise LadderError("already_on_ladder", f"{event.player!r} is already on the ladder.")
+            raise LadderError("already_on_ladder",
+                              gettext_noop("%(player)r is already on the "
+                                           "ladder."), player=event.player)
         ladder.append(event.player)
     elif isinstance(event, Left):
         ladder.pop(place_of(ladder, event.player) - 1)
     elif isinstance(event, Decided):
         if event.winner not in (event.challenger, event.defender):
-            raise LadderError("winner_not_a_player", "The winner must be one of the two players.")
+            raise LadderError("winner_not_a_player",
+                              gettext_noop("The winner must be one of the two players."))
         mine, theirs = place_of(ladder, event.challenger), place_of(ladder, event.defender)
         if theirs >= mine:
-            raise LadderError("challenge_below", "The defender must stand above the challenger.")
+            raise LadderError("challenge_below",
+                              gettext_noop("The defender must stand above the challenger."))
         if event.winner == event.challenger:
             ladder.pop(mine - 1)
             ladder.insert(theirs - 1, event.challenger)
     elif isinstance(event, Dropped):
         if event.places < 0:
-            raise LadderError("bad_drop", "A drop is a number of places down, 0 or more.")
+            raise LadderError("bad_drop",
+                              gettext_noop("A drop is a number of places down, 0 or more."))
         index = place_of(ladder, event.player) - 1
         ladder.pop(index)
         ladder.insert(min(index + event.places, len(ladder)), event.player)

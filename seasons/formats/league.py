@@ -15,12 +15,18 @@ order), then those who came up: the order the next season draws its seeds from.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
+from typing import Any
+
+from tournaments.formats.base import gettext_noop
 
 
 class LeagueError(ValueError):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, message: str, **params: Any) -> None:
+        # A %-template and its values, as tournaments.formats.base.PairingError's.
+        super().__init__(message % params)
         self.code = code
+        self.template = message
+        self.params = params
 
 
 def next_season(finals: Sequence[Sequence[Hashable]], move: int,
@@ -30,17 +36,20 @@ def next_season(finals: Sequence[Sequence[Hashable]], move: int,
     first, the first division the strongest); :class:`LeagueError` if the divisions are too
     small for ``move`` players to go up and ``move`` others down."""
     if move < 0:
-        raise LeagueError("bad_move", "The number of players promoted and relegated is 0 or more.")
+        raise LeagueError("bad_move",
+                          gettext_noop("The number of players promoted and relegated is 0 or "
+                                       "more."))
     players = [player for division in finals for player in division]
     if len(set(players)) != len(players):
-        raise LeagueError("player_twice", "A player stands in two divisions.")
+        raise LeagueError("player_twice", gettext_noop("A player stands in two divisions."))
     last = len(finals) - 1
     for number, division in enumerate(finals):
         movers = move * ((number > 0) + (number < last))
         if len(division) < movers:
             raise LeagueError("division_too_small",
-                              f"Division {number + 1} has {len(division)} players; {movers} "
-                              "would move.")
+                              gettext_noop("Division %(number)s has %(count)s players; "
+                                           "%(movers)s would move."),
+                              number=number + 1, count=len(division), movers=movers)
     gone = set(leaving)
     down: list[list[Hashable]] = [[] for _ in finals]
     stay: list[list[Hashable]] = [[] for _ in finals]
@@ -59,7 +68,9 @@ def next_season(finals: Sequence[Sequence[Hashable]], move: int,
     newcomers = list(dict.fromkeys(joining))
     already = [player for player in newcomers if player in set(players)]
     if already:
-        raise LeagueError("already_in_league", f"{already[0]!r} already plays in the league.")
+        raise LeagueError("already_in_league",
+                          gettext_noop("%(already)r already plays in the "
+                                       "league."), already=already[0])
     if seasons:
         seasons[-1].extend(newcomers)
     elif newcomers:

@@ -46,19 +46,21 @@ def arena_create(*, name: str, starts_at: datetime, ends_at: datetime, match_len
     """A new arena with the table rules ``rules`` (any of a tournament template's rules)."""
     unknown = set(rules) - set(rule_names(template=True))
     if unknown:
-        raise ArenaError("invalid_option", f"Unknown arena options: {', '.join(sorted(unknown))}.")
+        raise ArenaError("invalid_option",
+                         _("Unknown arena options: %(names)s.")
+                         % {"names": ', '.join(sorted(unknown))})
     if rules.get("correspondence_days") is not None:
         # An arena lasts hours and pairs players at once: its matches are played live.
         raise ArenaError("invalid_option", _("An arena is played with a live clock."))
     name = (name or "").strip()
     if not name:
-        raise ArenaError("invalid_option", "An arena needs a name.")
+        raise ArenaError("invalid_option", _("An arena needs a name."))
     if not (isinstance(match_length, int) and 1 <= match_length <= 25):
-        raise ArenaError("invalid_option", "An arena's matches are played to 1 to 25 points.")
+        raise ArenaError("invalid_option", _("An arena's matches are played to 1 to 25 points."))
     if not ends_at > starts_at:
-        raise ArenaError("invalid_option", "An arena ends after it starts.")
+        raise ArenaError("invalid_option", _("An arena ends after it starts."))
     if ends_at - starts_at > MAX_DURATION:
-        raise ArenaError("invalid_option", "An arena lasts at most 12 hours.")
+        raise ArenaError("invalid_option", _("An arena lasts at most 12 hours."))
     arena = Arena(name=name[:80], starts_at=starts_at, ends_at=ends_at,
                   match_length=match_length, created_by=creator, **rules)
     arena.full_clean()
@@ -69,16 +71,16 @@ def arena_create(*, name: str, starts_at: datetime, ends_at: datetime, match_len
 def arena_join(*, arena_id: int, player: Player | None, now: datetime | None = None) -> ArenaEntry:
     """``player`` joins the arena (before it ends); paired at once if it is running."""
     if player is None:
-        raise ArenaError("not_authenticated", "Log in to join the arena.")
+        raise ArenaError("not_authenticated", _("Log in to join the arena."))
     now = now or timezone.now()
     with transaction.atomic():
         arena = _locked(arena_id)
         if arena.closed_at is not None or now >= arena.ends_at:
-            raise ArenaError("arena_over", "This arena is over.")
+            raise ArenaError("arena_over", _("This arena is over."))
         entry, created = ArenaEntry.objects.get_or_create(
             arena=arena, player=player, defaults={"free_since": now})
         if not created:
-            raise ArenaError("already_joined", "You are already in this arena.")
+            raise ArenaError("already_joined", _("You are already in this arena."))
         _pair_on_commit(arena.pk, now)
     return entry
 
@@ -93,7 +95,7 @@ def arena_pause(*, arena_id: int, player: Player | None, paused: bool,
         arena = _locked(arena_id)
         entry = ArenaEntry.objects.filter(arena=arena, player=player).first()
         if entry is None:
-            raise ArenaError("not_in_arena", "You are not in this arena.")
+            raise ArenaError("not_in_arena", _("You are not in this arena."))
         if entry.paused != paused:
             entry.paused = paused
             if not paused:
@@ -229,7 +231,7 @@ def finished_results(arena: Arena) -> list[ArenaResult]:
 def _locked(arena_id: int) -> Arena:
     arena = Arena.objects.select_for_update().filter(pk=arena_id).first()
     if arena is None:
-        raise ArenaError("not_found", "No such arena.")
+        raise ArenaError("not_found", _("No such arena."))
     return arena
 
 

@@ -87,20 +87,23 @@ def ladder_create(*, name: str, creator: Player | None = None, scope: str = "",
     unknown = set(table_rules) - set(rule_names(template=True))
     if unknown:
         raise LadderError("invalid_option",
-                          f"Unknown ladder options: {', '.join(sorted(unknown))}.")
+                          _("Unknown ladder options: %(names)s.")
+                          % {"names": ', '.join(sorted(unknown))})
     refusal = correspondence_refusal(table_rules)
     if refusal is not None:
         raise LadderError("invalid_option", refusal)
     name = (name or "").strip()
     if not name:
-        raise LadderError("invalid_option", "A ladder needs a name.")
+        raise LadderError("invalid_option", _("A ladder needs a name."))
     settings = {"reach": reach, "accept_days": accept_days, "play_days": play_days,
                 "inactivity_days": inactivity_days, "drop_places": drop_places,
                 "match_length": match_length}
     for field, value in settings.items():
         low, high = LIMITS[field]
         if not (isinstance(value, int) and not isinstance(value, bool) and low <= value <= high):
-            raise LadderError("invalid_option", f"{field} must be from {low} to {high}.")
+            raise LadderError("invalid_option",
+                              _("%(field)s must be from %(low)s to %(high)s.")
+                              % {"field": field, "low": low, "high": high})
     ladder = Ladder(name=name[:80], scope=(scope or "").strip()[:80], created_by=creator,
                     **settings, **table_rules)
     ladder.full_clean()
@@ -129,7 +132,7 @@ def ladder_leave(*, ladder_id: int, player: Player | None, now: datetime | None 
         ladder = _locked(ladder_id)
         if _pending_of(ladder, player.pk) is not None:
             raise LadderError("challenge_pending",
-                              "Finish your pending challenge before leaving the ladder.")
+                              _("Finish your pending challenge before leaving the ladder."))
         _record(ladder, rules.Left(player.pk), now)
 
 
@@ -146,13 +149,13 @@ def ladder_challenge(*, ladder_id: int, challenger: Player | None, defender_id: 
         refusal = rules.challenge_refusal(order_of(ladder), challenger.pk, defender_id,
                                           ladder.reach)
         if refusal is not None:
-            raise LadderError(refusal.code, _FORMAT_WORDS.get(refusal.code, str(refusal)))
+            raise LadderError(refusal.code, _format_words(refusal))
         if _pending_of(ladder, challenger.pk) is not None:
             raise LadderError("challenge_pending",
-                              "You already have a challenge to finish on this ladder.")
+                              _("You already have a challenge to finish on this ladder."))
         if _pending_of(ladder, defender_id) is not None:
             raise LadderError("defender_busy",
-                              "That player already has a challenge to finish; try later.")
+                              _("That player already has a challenge to finish; try later."))
         challenge = _challenge(ladder, challenger, defender_id, now)
     return challenge
 
@@ -331,13 +334,17 @@ def ladder_group(ladder_id: int) -> str:
 
 # -- inside --------------------------------------------------------------------------------
 
-_FORMAT_WORDS = {
-    "not_on_ladder": "Both players must be on the ladder.",
-    "challenge_self": "You cannot challenge yourself.",
-    "challenge_below": "You may challenge only players above you.",
-    "challenge_out_of_reach": "That player is out of your reach.",
-    "already_on_ladder": "You are already on this ladder.",
-}
+def _format_words(error: rules.LadderError) -> str:
+    """The formats' refusal in the reader's words (the pure formats speak only English, and a
+    code this table lacks keeps the formats' sentence)."""
+    words = {
+        "not_on_ladder": _("Both players must be on the ladder."),
+        "challenge_self": _("You cannot challenge yourself."),
+        "challenge_below": _("You may challenge only players above you."),
+        "challenge_out_of_reach": _("That player is out of your reach."),
+        "already_on_ladder": _("You are already on this ladder."),
+    }
+    return words.get(error.code) or _(error.template) % error.params
 
 
 def _record(ladder: Ladder, event: rules.Event, now: datetime,
@@ -349,7 +356,7 @@ def _record(ladder: Ladder, event: rules.Event, now: datetime,
         # The ladder's players are player ids: the formats hand back what they were given.
         after = tuple(cast(int, player) for player in rules.apply(before, event))
     except rules.LadderError as error:
-        raise LadderError(error.code, _FORMAT_WORDS.get(error.code, str(error))) from None
+        raise LadderError(error.code, _format_words(error)) from None
     sequence = ladder.events.count() + 1
     row = LadderEvent(ladder=ladder, sequence=sequence, at=now, challenge=challenge)
     if isinstance(event, rules.Decided):
@@ -485,21 +492,21 @@ def _pending_of(ladder: Ladder, player_id: int) -> LadderChallenge | None:
 
 def _require_open_for(challenge: LadderChallenge, player: Player, now: datetime) -> None:
     if challenge.defender_id != player.pk:
-        raise LadderError("not_defender", "Only the challenged player may answer a challenge.")
+        raise LadderError("not_defender", _("Only the challenged player may answer a challenge."))
     if challenge.status != ChallengeStatus.OPEN or challenge.accept_by <= now:
-        raise LadderError("challenge_closed", "This challenge is no longer open.")
+        raise LadderError("challenge_closed", _("This challenge is no longer open."))
 
 
 def _require_player(player: Player | None) -> Player:
     if player is None:
-        raise LadderError("not_authenticated", "Log in to play on the ladder.")
+        raise LadderError("not_authenticated", _("Log in to play on the ladder."))
     return player
 
 
 def _locked(ladder_id: int) -> Ladder:
     ladder = Ladder.objects.select_for_update().filter(pk=ladder_id).first()
     if ladder is None:
-        raise LadderError("not_found", "No such ladder.")
+        raise LadderError("not_found", _("No such ladder."))
     return ladder
 
 
@@ -508,7 +515,7 @@ def _locked_challenge(challenge_id: int) -> tuple[LadderChallenge, Ladder]:
     ladder_id = LadderChallenge.objects.filter(pk=challenge_id).values_list(
         "ladder_id", flat=True).first()
     if ladder_id is None:
-        raise LadderError("not_found", "No such challenge.")
+        raise LadderError("not_found", _("No such challenge."))
     ladder = _locked(ladder_id)
     challenge = LadderChallenge.objects.select_related("challenger", "defender").get(
         pk=challenge_id)

@@ -200,7 +200,7 @@ def league_first_season(*, league_id: int, divisions: Sequence[Sequence[Player]]
     """Season 1 with these divisions (the first the strongest), started at once."""
     league = _locked(league_id)
     if league.seasons.exists():
-        raise LeagueError("already_started", "This league has its first season.")
+        raise LeagueError("already_started", _("This league has its first season."))
     return _create_season(league, 1, [list(d) for d in divisions], actor=actor,
                           starts_at=starts_at, round_days=round_days,
                           match_length=match_length)
@@ -218,12 +218,12 @@ def league_next_season(*, league_id: int, actor: Any, joining: Iterable[Player] 
     league = _locked(league_id)
     last = league.seasons.select_related("event").order_by("-number").first()
     if last is None:
-        raise LeagueError("no_season", "Start the league's first season first.")
+        raise LeagueError("no_season", _("Start the league's first season first."))
     finals = final_standings(last)
     divisions = division_list(last)
     if any(d.status != TournamentStatus.FINISHED for d in divisions):
         raise LeagueError("season_not_finished",
-                          "Every division of the season must have finished.")
+                          _("Every division of the season must have finished."))
     players = {p.pk: p for p in Player.objects.filter(
         pk__in=[p for division in finals for p in division])}
     newcomers = list(joining)
@@ -232,7 +232,7 @@ def league_next_season(*, league_id: int, actor: Any, joining: Iterable[Player] 
         ids = next_season(finals, league.move, joining=[p.pk for p in newcomers],
                           leaving=[p.pk for p in leaving])
     except FormatLeagueError as error:
-        raise LeagueError(error.code, str(error)) from None
+        raise LeagueError(error.code, _(error.template) % error.params) from None
     chosen = [[players[cast(int, pk)] for pk in division] for division in ids if division]
     return _create_season(league, last.number + 1, chosen, actor=actor, starts_at=starts_at,
                           round_days=round_days, match_length=match_length)
@@ -266,12 +266,14 @@ def _create_season(league: League, number: int, divisions: list[list[Player]], *
     round_days = league.round_days if round_days is None else round_days
     match_length = league.match_length if match_length is None else match_length
     if not divisions or any(len(division) < 2 for division in divisions):
-        raise LeagueError("division_too_small", "Every division needs two players or more.")
+        raise LeagueError("division_too_small", _("Every division needs two players or more."))
     seen = [p.pk for division in divisions for p in division]
     if len(set(seen)) != len(seen):
-        raise LeagueError("player_twice", "A player stands in two divisions.")
+        raise LeagueError("player_twice", _("A player stands in two divisions."))
     if not (isinstance(round_days, int) and 1 <= round_days <= MAX_ROUND_DAYS):
-        raise LeagueError("invalid_option", f"A round lasts 1 to {MAX_ROUND_DAYS} days.")
+        raise LeagueError("invalid_option",
+                          _("A round lasts 1 to %(max_round_days)s days.")
+                          % {"max_round_days": MAX_ROUND_DAYS})
     event = tournament_services.tournament_create_from_template(
         template="round_robin", name=f"{league.name} · {number}", actor=actor,
         match_lengths=[match_length])
@@ -305,6 +307,6 @@ def _create_season(league: League, number: int, divisions: list[list[Player]], *
 def _locked(league_id: int) -> League:
     league = League.objects.select_for_update().filter(pk=league_id).first()
     if league is None:
-        raise LeagueError("not_found", "No such league.")
+        raise LeagueError("not_found", _("No such league."))
     return league
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext as _
 
 from matches import services as match_services
 from matches.errors import ServiceError
@@ -23,7 +23,7 @@ def start_match(*, name: str, match_length: int, rules: dict[str, Any], a: Playe
                                  invite=table.invite_token or None)
     match = match_services.current_match(table)
     if match is None:  # pragma: no cover - two seated players always start a match
-        raise ServiceError("not_started", "The match did not start.")
+        raise ServiceError("not_started", _("The match did not start."))
     return match
 
 
@@ -44,4 +44,4 @@ def correspondence_refusal(rules: dict[str, Any]) -> str | None:
     if days is None or (isinstance(days, int) and not isinstance(days, bool)
                         and 1 <= days <= 7):
         return None
-    return gettext("A correspondence clock gives 1 to 7 days per move.")
+    return _("A correspondence clock gives 1 to 7 days per move.")

@@ -75,7 +75,7 @@ def test_rest_and_the_lobby_give_the_same_refusal(
     assert refused.status_code == 429 and refused.json()["error"] == "too_many_tables"
     page = client.post("/tables/new/", {"name": "Third", "match_length": "3", "clock": "none",
                                         "flag_penalty": "game", "is_public": "on"})
-    assert page.status_code == 400 and "tables in the last hour" in page.content.decode()
+    assert page.status_code == 400 and "in the last hour, the most allowed" in page.content.decode()
     assert list(Table.objects.filter(created_by=alice).values_list("name", flat=True)) == [
         "First"]
 

@@ -37,6 +37,7 @@ from tournaments.formats.base import (
     SlotRef,
     Standing,
     TournamentState,
+    gettext_noop,
     parse_side,
     rerank,
     side_notation,
@@ -68,9 +69,9 @@ def get_format(name: str, /, **options: object) -> Format:
         fmt = FORMATS[name]
     except KeyError:
         raise PairingError(
-            f"Unknown tournament format {name!r} (use {', '.join(FORMATS)}).",
+            gettext_noop("Unknown tournament format %(name)r (use %(names)s)."),
             code="unknown_format",
-        ) from None
+        name=name, names=', '.join(FORMATS)) from None
     return fmt(**options)
 
 

@@ -28,16 +28,33 @@ EntrantId: TypeAlias = int
 """An entrant (a tournament entry) as the manager numbers it; formats never look inside."""
 
 
+def gettext_noop(message: str) -> str:
+    """Marks ``message`` as a sentence to translate, and returns it unchanged.
+
+    The pure layers (formats, money, the seasons' formats) may not import Django, so their
+    refusals are English. Each is written as a ``%``-template marked by this function, which
+    ``makemessages`` extracts (``gettext_noop`` is one of its keywords), with its values
+    apart: the door that shows it to a reader translates the template with ``gettext`` in the
+    reader's language and fills in the values (:class:`PairingError`'s ``template`` and
+    ``params``)."""
+    return message
+
+
 class PairingError(ValueError):
     """A request a format cannot honour, with a message a tournament director can read.
 
     ``code`` names the kind of mistake (``"unknown_option"``, ``"too_few_entrants"``,
     ``"bad_result"``, ...) so a caller can translate or react without parsing the message.
+    ``message`` is a ``%``-template (marked with :func:`gettext_noop`) and ``params`` its
+    values: ``str()`` is the English sentence, ``gettext(error.template) % error.params`` the
+    reader's.
     """
 
-    def __init__(self, message: str, *, code: str = "invalid") -> None:
-        super().__init__(message)
+    def __init__(self, message: str, *, code: str = "invalid", **params: Any) -> None:
+        super().__init__(message % params)
         self.code = code
+        self.template = message
+        self.params = params
 
 
 class InternalPairingError(RuntimeError):
@@ -122,7 +139,7 @@ def parse_side(text: str) -> Side:
             return SlotRef(slot, Outcome(outcome))
     elif text.lstrip("-").isdigit():
         return int(text)
-    raise PairingError(f"{text!r} is not a pairing side.", code="bad_side")
+    raise PairingError(gettext_noop("%(text)r is not a pairing side."), code="bad_side", text=text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,7 +209,8 @@ class Pairing:
         except (KeyError, ValueError) as error:
             if isinstance(error, PairingError):
                 raise
-            raise PairingError(f"Not a stored pairing: {data!r}.", code="bad_pairing") from error
+            raise PairingError(gettext_noop("Not a stored pairing: %(data)r."), code="bad_pairing",
+                               data=data) from error
 
 
 @dataclass(frozen=True, slots=True)
@@ -349,16 +367,17 @@ class Format(ABC):
         if unknown:
             allowed = ", ".join(sorted(cls.option_specs)) or "none"
             raise PairingError(
-                f"Unknown option {', '.join(unknown)} for {cls.label} (allowed: {allowed}).",
+                gettext_noop("Unknown option %(names)s for %(label)s (allowed: %(allowed)s)."),
                 code="unknown_option",
-            )
+            names=', '.join(unknown), label=cls.label, allowed=allowed)
         clean: dict[str, object] = {}
         for key, spec in cls.option_specs.items():
             if key not in options:
                 if spec.required:
                     raise PairingError(
-                        f"{cls.label} needs the option {key} ({spec.help}).", code="missing_option"
-                    )
+                        gettext_noop("%(label)s needs the option %(key)s "
+                                     "(%(help)s)."), code="missing_option"
+                    , label=cls.label, key=key, help=spec.help)
                 clean[key] = spec.default
                 continue
             value = options[key]
@@ -366,14 +385,15 @@ class Format(ABC):
             right_type = isinstance(value, bool) if spec.kind is bool else is_entrant(value)
             if not right_type:
                 raise PairingError(
-                    f"Option {key} of {cls.label} must be {spec.kind.__name__}, not {value!r}.",
+                    gettext_noop("Option %(key)s of %(label)s must be %(name__)s, not %(value)r."),
                     code="bad_option",
-                )
+                key=key, label=cls.label, name__=spec.kind.__name__, value=value)
             if spec.minimum is not None and isinstance(value, int) and value < spec.minimum:
                 raise PairingError(
-                    f"Option {key} of {cls.label} must be at least {spec.minimum}, not {value}.",
+                    gettext_noop("Option %(key)s of %(label)s must be at least %(minimum)s, not "
+                                 "%(value)s."),
                     code="bad_option",
-                )
+                key=key, label=cls.label, minimum=spec.minimum, value=value)
             clean[key] = value
         return clean
 
@@ -468,17 +488,17 @@ def check_seeds(seeds: Sequence[EntrantId]) -> tuple[EntrantId, ...]:
     """The seeds as a tuple; :class:`PairingError` unless two or more distinct entrant ids."""
     entrants = tuple(seeds)
     if any(not is_entrant(entrant) for entrant in entrants):
-        raise PairingError("Entrants must be integer ids.", code="bad_entrant")
+        raise PairingError(gettext_noop("Entrants must be integer ids."), code="bad_entrant")
     if len(entrants) < 2:
         raise PairingError(
-            f"A tournament needs at least two entrants, not {len(entrants)}.",
+            gettext_noop("A tournament needs at least two entrants, not %(count)s."),
             code="too_few_entrants",
-        )
+        count=len(entrants))
     if len(set(entrants)) != len(entrants):
         repeated = sorted({e for e in entrants if entrants.count(e) > 1})
         raise PairingError(
-            f"Entrant {', '.join(map(str, repeated))} is listed twice.", code="duplicate_entrant"
-        )
+            gettext_noop("Entrant %(names)s is listed twice."), code="duplicate_entrant"
+        , names=', '.join(map(str, repeated)))
     return entrants
 
 
@@ -490,12 +510,12 @@ def index_results(
     for result in results:
         if result.slot not in known_slots:
             raise PairingError(
-                f"There is no match {result.slot} in this tournament.", code="unknown_slot"
-            )
+                gettext_noop("There is no match %(slot)s in this tournament."), code="unknown_slot"
+            , slot=result.slot)
         if result.slot in by_slot:
             raise PairingError(
-                f"Match {result.slot} already has a result.", code="duplicate_result"
-            )
+                gettext_noop("Match %(slot)s already has a result."), code="duplicate_result"
+            , slot=result.slot)
         by_slot[result.slot] = result
     return by_slot
 
@@ -503,15 +523,16 @@ def index_results(
 def check_result_fits(pairing: Pairing, result: Result) -> None:
     """:class:`PairingError` unless ``result`` names the two players of a playable ``pairing``."""
     if pairing.is_bye:
-        raise PairingError(f"{pairing.slot} is a bye: it needs no result.", code="bye_result")
+        raise PairingError(gettext_noop("%(slot)s is a bye: it needs no result."),
+                           code="bye_result", slot=pairing.slot)
     if not pairing.is_playable:
         raise PairingError(
-            f"{pairing.slot} cannot have a result yet: its players are not both known.",
+            gettext_noop("%(slot)s cannot have a result yet: its players are not both known."),
             code="slot_not_ready",
-        )
+        slot=pairing.slot)
     if result.winner == result.loser or {result.winner, result.loser} != {pairing.a, pairing.b}:
         raise PairingError(
-            f"{result.winner} beating {result.loser} is not a result of {pairing.slot} "
-            f"({pairing.a} v {pairing.b}).",
+            gettext_noop("%(winner)s beating %(loser)s is not a result of %(slot)s (%(a)s v "
+                         "%(b)s)."),
             code="bad_result",
-        )
+        winner=result.winner, loser=result.loser, slot=pairing.slot, a=pairing.a, b=pairing.b)

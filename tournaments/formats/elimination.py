@@ -47,6 +47,7 @@ from tournaments.formats.base import (
     TournamentState,
     check_result_fits,
     check_seeds,
+    gettext_noop,
     index_results,
     rerank,
 )
@@ -154,8 +155,9 @@ class EliminationFormat(Format):
         for stored in state.pairings:
             if stored.slot not in layout_slots:
                 raise PairingError(
-                    f"Pairing {stored.slot} does not belong to this bracket.", code="unknown_slot"
-                )
+                    gettext_noop("Pairing %(slot)s does not belong to this "
+                                 "bracket."), code="unknown_slot"
+                , slot=stored.slot)
         results = index_results(state.results, layout_slots)
         res = Resolution(pairings=[], results=results)
         by_slot: dict[str, Pairing] = {}
@@ -175,8 +177,9 @@ class EliminationFormat(Format):
             if skipped:
                 if result is not None:
                     raise PairingError(
-                        f"{pairing.slot} is not played in this tournament.", code="slot_not_played"
-                    )
+                        gettext_noop("%(slot)s is not played in this "
+                                     "tournament."), code="slot_not_played"
+                    , slot=pairing.slot)
                 res.skipped.add(pairing.slot)
                 pairing = replace(pairing, a=BYE, b=BYE)  # void: shown as not played
             res.pairings.append(pairing)

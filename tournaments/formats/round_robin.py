@@ -47,6 +47,7 @@ from tournaments.formats.base import (
     TournamentState,
     check_result_fits,
     check_seeds,
+    gettext_noop,
     index_results,
 )
 
@@ -73,9 +74,9 @@ class RoundRobin(Format):
         for stored in state.pairings:
             if stored.slot not in by_slot:
                 raise PairingError(
-                    f"Pairing {stored.slot} does not belong to this round robin.",
+                    gettext_noop("Pairing %(slot)s does not belong to this round robin."),
                     code="unknown_slot",
-                )
+                slot=stored.slot)
         results = index_results(state.results, by_slot)
         for slot, result in results.items():
             check_result_fits(by_slot[slot], result)

@@ -6,7 +6,7 @@ import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Literal, TypeAlias
 
-from tournaments.formats.base import EntrantId, PairingError, is_entrant
+from tournaments.formats.base import EntrantId, PairingError, gettext_noop, is_entrant
 
 SeedMethod: TypeAlias = Literal["random", "rating", "manual"]
 SEED_METHODS: tuple[SeedMethod, ...] = ("random", "rating", "manual")
@@ -34,28 +34,31 @@ def seed_order(
     """
     pool = list(entrants)
     if any(not is_entrant(entrant) for entrant in pool):
-        raise PairingError("Entrants must be integer ids.", code="bad_entrant")
+        raise PairingError(gettext_noop("Entrants must be integer ids."), code="bad_entrant")
     if len(set(pool)) != len(pool):
-        raise PairingError("An entrant is listed twice.", code="duplicate_entrant")
+        raise PairingError(gettext_noop("An entrant is listed twice."), code="duplicate_entrant")
     if method == "random":
         if rng_seed is None or not is_entrant(rng_seed):
             raise PairingError(
-                "A random draw needs an integer seed value (rng_seed), recorded with the draw.",
+                gettext_noop("A random draw needs an integer seed value (rng_seed), recorded with "
+                             "the draw."),
                 code="missing_rng_seed",
             )
         return sorted(pool, key=lambda entrant: _draw_key(rng_seed, entrant))
     if method == "rating":
         if ratings is None:
-            raise PairingError("Seeding by rating needs the ratings.", code="missing_ratings")
+            raise PairingError(gettext_noop("Seeding by rating needs the ratings."),
+                               code="missing_ratings")
         unrated = [entrant for entrant in pool if entrant not in ratings]
         if unrated:
             raise PairingError(
-                f"No rating for entrant {', '.join(map(str, unrated))}.", code="missing_ratings"
-            )
+                gettext_noop("No rating for entrant %(names)s."), code="missing_ratings"
+            , names=', '.join(map(str, unrated)))
         return sorted(pool, key=lambda entrant: (-ratings[entrant], entrant))
     if method == "manual":
         if manual is None:
-            raise PairingError("Manual seeding needs the order.", code="missing_manual_order")
+            raise PairingError(gettext_noop("Manual seeding needs the order."),
+                               code="missing_manual_order")
         order = list(manual)
         if sorted(order) != sorted(pool):
             missing = sorted(set(pool) - set(order))
@@ -70,14 +73,14 @@ def seed_order(
                 if part
             )
             raise PairingError(
-                f"The manual order must list every entrant once ({detail}).",
+                gettext_noop("The manual order must list every entrant once (%(detail)s)."),
                 code="bad_manual_order",
-            )
+            detail=detail)
         return order
     raise PairingError(
-        f"Unknown seeding method {method!r} (use {', '.join(SEED_METHODS)}).",
+        gettext_noop("Unknown seeding method %(method)r (use %(names)s)."),
         code="unknown_seed_method",
-    )
+    method=method, names=', '.join(SEED_METHODS))
 
 
 def _draw_key(rng_seed: int, entrant: EntrantId) -> tuple[bytes, EntrantId]:

@@ -54,6 +54,7 @@ from tournaments.formats.base import (
     TournamentState,
     check_result_fits,
     check_seeds,
+    gettext_noop,
     index_results,
     is_entrant,
 )
@@ -188,28 +189,31 @@ class _SwissRecord:
         rounds: dict[int, list[Pairing]] = {}
         for pairing in state.pairings:
             if pairing.slot in by_slot:
-                raise PairingError(f"Pairing {pairing.slot} is listed twice.", code="bad_pairing")
+                raise PairingError(gettext_noop("Pairing %(slot)s is listed twice."),
+                                   code="bad_pairing", slot=pairing.slot)
             sides_ok = all(
                 isinstance(side, Bye) or (is_entrant(side) and side in entrants)
                 for side in (pairing.a, pairing.b)
             )
             if not sides_ok or isinstance(pairing.a, Bye) or pairing.bracket != Bracket.MAIN:
                 raise PairingError(
-                    f"Pairing {pairing.slot} is not a Swiss pairing of these entrants.",
+                    gettext_noop("Pairing %(slot)s is not a Swiss pairing of these entrants."),
                     code="bad_pairing",
-                )
+                slot=pairing.slot)
             by_slot[pairing.slot] = pairing
             rounds.setdefault(pairing.round, []).append(pairing)
         last_round = max(rounds, default=0)
         if sorted(rounds) != list(range(1, last_round + 1)):
-            raise PairingError("Swiss rounds must be numbered 1, 2, 3, ...", code="bad_pairing")
+            raise PairingError(gettext_noop("Swiss rounds must be numbered 1, 2, 3, ..."),
+                               code="bad_pairing")
         for round_number, round_pairings in rounds.items():
             # Everybody still in, once; a player out of the tournament then is missing.
             seated = [e for p in round_pairings for e in p.entrants]
             if len(seated) != len(set(seated)):
                 raise PairingError(
-                    f"Round {round_number} seats an entrant twice.", code="bad_pairing"
-                )
+                    gettext_noop("Round %(round_number)s seats an entrant "
+                                 "twice."), code="bad_pairing"
+                , round_number=round_number)
         results = index_results(state.results, by_slot)
         record = cls(
             seeds=seeds,
@@ -238,10 +242,10 @@ class _SwissRecord:
             if result is None:
                 if pairing.round < last_round:
                     raise PairingError(
-                        f"Round {pairing.round} is not finished ({pairing.slot} has no result) "
-                        f"but round {last_round} is paired.",
+                        gettext_noop("Round %(round)s is not finished (%(slot)s has no result) "
+                                     "but round %(last_round)s is paired."),
                         code="bad_pairing",
-                    )
+                    round=pairing.round, slot=pairing.slot, last_round=last_round)
                 continue
             check_result_fits(pairing, result)
             if result.both_lose:

@@ -55,6 +55,7 @@ from tournaments.formats.base import (
     Standing,
     TournamentState,
     check_seeds,
+    gettext_noop,
     is_entrant,
 )
 from tournaments.formats.consolation import ProgressiveConsolation
@@ -157,13 +158,14 @@ class SwissCut(Format):
         if cut is None or len(cut) < 2:
             stray = [p.slot for p in state.pairings if p.bracket is not Bracket.MAIN]
             if stray:
-                raise PairingError(f"{stray[0]} is not a pairing of this Swiss.",
-                                   code="bad_pairing")
+                raise PairingError(gettext_noop("%(stray)s is not a pairing of this Swiss."),
+                                   code="bad_pairing", stray=stray[0])
             unknown = [r.slot for r in state.results
                        if r.slot not in {p.slot for p in swiss_state.pairings}]
             if unknown:
-                raise PairingError(f"There is no match {unknown[0]} in this tournament.",
-                                   code="unknown_slot")
+                raise PairingError(gettext_noop("There is no match %(unknown)s in this "
+                                                "tournament."),
+                                   code="unknown_slot", unknown=unknown[0])
             return swiss_state, None
         return swiss_state, self._knockout_state(state, cut)
 
@@ -247,17 +249,19 @@ def _seeds_from_first_round(first_round: Sequence[Pairing]) -> tuple[EntrantId, 
     for pairing in first_round:
         _, _, number = pairing.slot.rpartition("-")
         if not number.isdigit() or not 1 <= int(number) <= len(first_round):
-            raise PairingError(f"{pairing.slot} is not a knockout slot.", code="bad_pairing")
+            raise PairingError(gettext_noop("%(slot)s is not a knockout slot."), code="bad_pairing",
+                               slot=pairing.slot)
         index = 2 * (int(number) - 1)
         for offset, side in enumerate((pairing.a, pairing.b)):
             if is_entrant(side):
                 assert isinstance(side, int)
                 by_seed[positions[index + offset]] = side
             elif not isinstance(side, Bye):
-                raise PairingError(f"{pairing.slot} is not a first-round knockout pairing.",
-                                   code="bad_pairing")
+                raise PairingError(gettext_noop("%(slot)s is not a first-round knockout pairing."),
+                                   code="bad_pairing", slot=pairing.slot)
     seeds = tuple(by_seed[seed] for seed in sorted(by_seed))
     if sorted(by_seed) != list(range(1, len(seeds) + 1)):
-        raise PairingError("The knockout's first round has a bye where a player should be.",
+        raise PairingError(gettext_noop("The knockout's first round has a bye where a player "
+                                        "should be."),
                            code="bad_pairing")
     return seeds

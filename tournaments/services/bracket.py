@@ -14,6 +14,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import ProtectedError
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from matches import services as match_services
 from matches.models import Table
@@ -110,7 +111,7 @@ def advance(tournament: Tournament, *, release: bool = False, actor: Any = None)
             state = format_state(tournament, list(by_slot.values()))
             resolved = fmt.resolved_pairings(state)
         except formats.PairingError as error:
-            raise TournamentError(error.code, str(error)) from error
+            raise TournamentError(error.code, _(error.template) % error.params) from error
         to_open = {pairing.slot for pairing in ready if pairing.is_playable}
         decided_any = False
         for pairing in resolved:
@@ -210,7 +211,7 @@ def decide(tournament: Tournament, row: Pairing, winner: Entry | None, source: s
     double forfeit: both lose (``source`` is then ``DOUBLE_FORFEIT``). Caller holds the
     tournament lock and advances the tournament afterwards (see :func:`settle`)."""
     if row.entry_a_id is None or row.entry_b_id is None:
-        raise TournamentError("bad_result", "This pairing does not have two players.")
+        raise TournamentError("bad_result", _("This pairing does not have two players."))
     previous = row.winner_id if row.status == PairingStatus.DECIDED else None
     if winner is None:
         source = ResultSource.DOUBLE_FORFEIT
@@ -219,7 +220,7 @@ def decide(tournament: Tournament, row: Pairing, winner: Entry | None, source: s
     else:
         if winner.pk not in (row.entry_a_id, row.entry_b_id):
             raise TournamentError("bad_result",
-                                  "The winner must be one of the pairing's players.")
+                                  _("The winner must be one of the pairing's players."))
         winner_id = winner.pk
         loser_id = row.entry_b_id if winner.pk == row.entry_a_id else row.entry_a_id
     row.status = PairingStatus.DECIDED

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from matches.errors import ServiceError
 from matches.models import Match, MatchStatus
 from matches.services.broadcast import broadcast_on_commit
-from tavla.engine.scores import final_score_problem
+from tavla.engine.scores import final_score_problem, max_game_value
 from tournaments import formats
 from tournaments.models import Pairing, Tournament, TournamentLog
 from tournaments.selectors import can_direct, format_of, is_referee, tournament_group
@@ -37,14 +37,16 @@ def locked(tournament_id: int) -> Tournament:
     try:
         return Tournament.objects.select_for_update().get(pk=tournament_id)
     except Tournament.DoesNotExist:
-        raise TournamentError("not_found", f"There is no tournament {tournament_id}.") from None
+        raise TournamentError("not_found",
+                              _("There is no tournament %(tournament_id)s.")
+                              % {"tournament_id": tournament_id}) from None
 
 
 def format_for(tournament: Tournament) -> formats.Format:
     try:
         return format_of(tournament)
     except formats.PairingError as error:
-        raise TournamentError(error.code, str(error)) from error
+        raise TournamentError(error.code, _(error.template) % error.params) from error
 
 
 def acting_user(actor: Any) -> Any:
@@ -69,12 +71,12 @@ def announce(tournament: Tournament) -> None:
 
 def require_director(actor: Any, tournament: Tournament) -> None:
     if actor is not None and not can_direct(actor, tournament):
-        raise TournamentError("forbidden", "Only the tournament's director may do that.")
+        raise TournamentError("forbidden", _("Only the tournament's director may do that."))
 
 
 def require_referee(actor: Any, tournament: Tournament) -> None:
     if not is_referee(actor, tournament):
-        raise TournamentError("forbidden", "Only a referee or the director may do that.")
+        raise TournamentError("forbidden", _("Only a referee or the director may do that."))
 
 
 def check_configuration(tournament: Tournament) -> None:
@@ -84,7 +86,7 @@ def check_configuration(tournament: Tournament) -> None:
         isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 99 for n in lengths
     ):
         raise TournamentError(
-            "bad_match_lengths", "Match lengths must be a list of 1 to 99 points, e.g. [3, 5]."
+            "bad_match_lengths", _("Match lengths must be a list of 1 to 99 points, e.g. [3, 5].")
         )
     days = tournament.correspondence_days
     if days is not None and (isinstance(days, bool) or not isinstance(days, int)
@@ -109,14 +111,42 @@ def check_points(tournament: Tournament, winner_points: int | None,
     if winner_points is None and loser_points is None:
         return
     if winner_points is None or loser_points is None:
-        raise TournamentError("bad_score", "Give both scores, or neither.")
+        raise TournamentError("bad_score", _("Give both scores, or neither."))
     problem = final_score_problem(length, winner_points, loser_points,
                                   cube=tournament.cube_enabled,
                                   gammons=tournament.gammons_enabled)
     if problem is not None:
         raise TournamentError(
-            "bad_score", f"{winner_points}–{loser_points} cannot end a {length}-point match: "
-            f"{problem}.")
+            "bad_score", _("%(winner_points)s–%(loser_points)s cannot end a %(length)s-point "
+                           "match: %(problem)s.")
+                         % {"winner_points": winner_points, "loser_points": loser_points,
+                            "length": length,
+                            "problem": _score_words(tournament, winner_points, loser_points,
+                                                    length)})
+
+
+def _score_words(tournament: Tournament, winner_points: int, loser_points: int,
+                 length: int) -> str:
+    """The engine's reason (:func:`~tavla.engine.scores.final_score_problem`, which speaks
+    only English) in the reader's words, reason by reason in the engine's order."""
+    for value in (length, winner_points, loser_points):
+        if isinstance(value, bool) or not isinstance(value, int):
+            return _("scores are whole numbers of points")
+    if length < 1:
+        return _("a match is played to at least 1 point")
+    if loser_points < 0:
+        return _("a score cannot be negative")
+    if loser_points >= length:
+        return _("the loser cannot have %(loser_points)s: reaching %(length)s would have won "
+                 "the %(length)s-point match") % {"loser_points": loser_points, "length": length}
+    if winner_points < length:
+        return _("the winner must have at least %(length)s points in a %(length)s-point "
+                 "match") % {"length": length}
+    most = length - 1 + max_game_value(cube=tournament.cube_enabled,
+                                       gammons=tournament.gammons_enabled)
+    return _("the winner cannot have %(winner_points)s: the last game brings at most "
+             "%(least)s to %(most)s") % {"winner_points": winner_points, "least": length - 1,
+                                         "most": most}
 
 
 def live_match(row: Pairing) -> Match | None:

@@ -25,6 +25,7 @@ from decimal import Decimal
 from typing import Any, Final
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from tournaments.models import Eligibility, SidePool, Tournament, TournamentStatus
 from tournaments.money import MoneyError, check_payout_table, parse_payout_table
@@ -55,42 +56,49 @@ def _reason(tournament: Tournament, reason: str) -> str:
     reason = (reason or "").strip()
     if not reason and tournament.has_started:
         raise TournamentError("reason_required",
-                              "The event has started: say why its set-up changes.")
+                              _("The event has started: say why its set-up changes."))
     return reason
 
 
 def _decimal(value: Any, field: str, *, maximum: Decimal) -> Decimal:
     if isinstance(value, bool) or not isinstance(value, (Decimal, int, str)):
-        raise TournamentError("bad_request", f"{field} must be a number.", field=field)
+        raise TournamentError("bad_request",
+                              _("%(field)s must be a number.") % {"field": field}, field=field)
     try:
         number = Decimal(str(value))
     except ArithmeticError:
-        raise TournamentError("bad_request", f"{field} must be a number.", field=field) \
+        raise TournamentError("bad_request",
+                              _("%(field)s must be a number.") % {"field": field}, field=field) \
             from None
     if not number.is_finite() or number < 0 or number > maximum:
-        raise TournamentError("bad_request", f"{field} must be from 0 to {maximum}.",
+        raise TournamentError("bad_request",
+                              _("%(field)s must be from 0 to %(maximum)s.")
+                              % {"field": field, "maximum": maximum},
                               field=field)
     if number != number.quantize(Decimal("0.01")):
-        raise TournamentError("bad_request", f"{field} has at most two decimals.", field=field)
+        raise TournamentError("bad_request",
+                              _("%(field)s has at most two decimals.")
+                              % {"field": field}, field=field)
     return number.quantize(Decimal("0.01"))
 
 
 def _table(value: Any, field: str) -> str:
     text = str(value or "").strip()
     if len(text) > 60:
-        raise TournamentError("bad_request", "A payout table is at most 60 characters.",
+        raise TournamentError("bad_request", _("A payout table is at most 60 characters."),
                               field=field)
     try:
         check_payout_table(parse_payout_table(text or "100"))
     except MoneyError as error:
-        raise TournamentError("bad_request", str(error), field=field) from None
+        raise TournamentError("bad_request", _(error.template) % error.params,
+                              field=field) from None
     return text
 
 
 def _currency(value: Any) -> str:
     text = str(value or "").strip()
     if not 1 <= len(text) <= 8 or any(c.isspace() for c in text):
-        raise TournamentError("bad_request", "A currency is 1 to 8 characters, like EUR.",
+        raise TournamentError("bad_request", _("A currency is 1 to 8 characters, like EUR."),
                               field="currency")
     return text
 
@@ -105,7 +113,8 @@ def _clean_money(field: str, value: Any) -> Any:
     if field == "currency":
         return _currency(value)
     if not isinstance(value, bool):
-        raise TournamentError("bad_request", f"{field} is true or false.", field=field)
+        raise TournamentError("bad_request",
+                              _("%(field)s is true or false.") % {"field": field}, field=field)
     return value
 
 
@@ -123,16 +132,17 @@ def tournament_set_money(*, tournament_id: int, actor: Any, reason: str = "",
     require_director(actor, tournament)
     unknown = sorted(set(changes) - set(MONEY_FIELDS))
     if unknown:
-        raise TournamentError("bad_request", f"No money setting {unknown[0]}.",
+        raise TournamentError("bad_request",
+                              _("No money setting %(unknown)s.") % {"unknown": unknown[0]},
                               field=unknown[0])
     if has_divisions(tournament.pk):
-        raise TournamentError("bad_request", "An event with divisions keeps no money of its "
-                              "own: set it on each division.")
+        raise TournamentError("bad_request", _("An event with divisions keeps no money of its "
+                              "own: set it on each division."))
     reason = _reason(tournament, reason)
     clean = {field: _clean_money(field, value) for field, value in changes.items()}
     merged = {f: clean.get(f, getattr(tournament, f)) for f in _PERCENTS}
     if merged["consolation_percent"] + merged["last_chance_percent"] > 100:
-        raise TournamentError("bad_request", "The flights' shares add up to more than 100 %.",
+        raise TournamentError("bad_request", _("The flights' shares add up to more than 100 %."),
                               field="consolation_percent")
     before = {f: getattr(tournament, f) for f in clean}
     changed = _changes(before, clean)
@@ -155,8 +165,8 @@ def _pool_values(values: dict[str, Any]) -> dict[str, Any]:
         if field == "name":
             name = str(value or "").strip()
             if not 1 <= len(name) <= 60:
-                raise TournamentError("bad_request", "A side pool's name is 1 to 60 "
-                                      "characters.", field="name")
+                raise TournamentError("bad_request", _("A side pool's name is 1 to 60 "
+                                      "characters."), field="name")
             clean[field] = name
         elif field == "fee":
             clean[field] = _decimal(value, "fee", maximum=_MAX_FEE)
@@ -165,7 +175,8 @@ def _pool_values(values: dict[str, Any]) -> dict[str, Any]:
         elif field == "payout_table":
             clean[field] = _table(value, field) or "100"
         else:
-            raise TournamentError("bad_request", f"A side pool has no setting {field}.",
+            raise TournamentError("bad_request",
+                                  _("A side pool has no setting %(field)s.") % {"field": field},
                                   field=field)
     return clean
 
@@ -173,8 +184,9 @@ def _pool_values(values: dict[str, Any]) -> dict[str, Any]:
 def _pool_of(side_pool_id: int, tournament_id: int | None = None) -> SidePool:
     side = SidePool.objects.filter(pk=side_pool_id).first()
     if side is None or (tournament_id is not None and side.tournament_id != tournament_id):
-        raise TournamentError("not_found", f"There is no side pool {side_pool_id} in this "
-                              "tournament.", field="side_pool")
+        raise TournamentError("not_found",
+                              _("There is no side pool %(side_pool_id)s in this tournament.")
+                              % {"side_pool_id": side_pool_id}, field="side_pool")
     return side
 
 
@@ -187,8 +199,8 @@ def side_pool_create(*, tournament_id: int, name: str, fee: Any, actor: Any,
     tournament = locked(tournament_id)
     require_director(actor, tournament)
     if has_divisions(tournament.pk):
-        raise TournamentError("bad_request", "An event with divisions keeps no side pools: "
-                              "add them to a division.")
+        raise TournamentError("bad_request", _("An event with divisions keeps no side pools: "
+                              "add them to a division."))
     reason = _reason(tournament, reason)
     clean = _pool_values({"name": name, "fee": fee, "return_percent": return_percent,
                           "payout_table": payout_table})
@@ -231,8 +243,9 @@ def side_pool_delete(*, side_pool_id: int, actor: Any, reason: str = "",
     require_director(actor, tournament)
     reason = _reason(tournament, reason)
     if side.entries.exists():
-        raise TournamentError("pool_not_empty", f"{side.name} has players in it: take them "
-                              "out first.")
+        raise TournamentError("pool_not_empty",
+                              _("%(name)s has players in it: take them out first.")
+                              % {"name": side.name})
     log_action(tournament, "side_pool_deleted", actor=actor, reason=reason, pool=side.name,
                side_pool=side.pk, fee=str(side.fee))
     side.delete()
@@ -246,16 +259,16 @@ def _clean_division(field: str, value: Any) -> Any:
     if field == "name":
         name = str(value or "").strip()
         if not 1 <= len(name) <= 120:
-            raise TournamentError("bad_request", "A division needs a name of 1 to 120 "
-                                  "characters.", field="name")
+            raise TournamentError("bad_request", _("A division needs a name of 1 to 120 "
+                                  "characters."), field="name")
         return name
     if field == "eligibility":
         if value not in Eligibility.values:
-            raise TournamentError("bad_request", "No such eligibility.", field="eligibility")
+            raise TournamentError("bad_request", _("No such eligibility."), field="eligibility")
         return value
     if field == "division_order":
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 1000:
-            raise TournamentError("bad_request", "A division's order is 0 to 1000.",
+            raise TournamentError("bad_request", _("A division's order is 0 to 1000."),
                                   field=field)
         return value
     if value is None:
@@ -263,11 +276,11 @@ def _clean_division(field: str, value: Any) -> Any:
     if field in ("min_rating", "max_rating"):
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not (
                 0 <= value <= 5000):
-            raise TournamentError("bad_request", "A rating limit is 0 to 5000.", field=field)
+            raise TournamentError("bad_request", _("A rating limit is 0 to 5000."), field=field)
         return float(value)
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 2**31 - 1:
-        raise TournamentError("bad_request", "An experience limit is a whole number of "
-                              "points, 0 or more.", field=field)
+        raise TournamentError("bad_request", _("An experience limit is a whole number of "
+                              "points, 0 or more."), field=field)
     return value
 
 
@@ -279,25 +292,28 @@ def division_update(*, division_id: int, actor: Any, reason: str = "",
     start. A minimum is below its maximum."""
     division = Tournament.objects.filter(pk=division_id, event__isnull=False).first()
     if division is None:
-        raise TournamentError("not_found", f"There is no division {division_id}.",
+        raise TournamentError("not_found",
+                              _("There is no division %(division_id)s.")
+                              % {"division_id": division_id},
                               field="division")
     assert division.event_id is not None
     event = locked(division.event_id)
     require_director(actor, event)
     unknown = sorted(set(changes) - set(DIVISION_FIELDS))
     if unknown:
-        raise TournamentError("bad_request", f"A division has no setting {unknown[0]}.",
+        raise TournamentError("bad_request",
+                              _("A division has no setting %(unknown)s.") % {"unknown": unknown[0]},
                               field=unknown[0])
     division = Tournament.objects.select_for_update().get(pk=division_id)
     if event.has_started or division.has_started or event.status not in (
             TournamentStatus.DRAFT, TournamentStatus.REGISTRATION, TournamentStatus.CHECK_IN):
-        raise TournamentError("already_started", "A division's players are fixed at its "
-                              "start: it can no longer be changed.")
+        raise TournamentError("already_started", _("A division's players are fixed at its "
+                              "start: it can no longer be changed."))
     clean = {field: _clean_division(field, value) for field, value in changes.items()}
     merged = {f: clean.get(f, getattr(division, f)) for f in DIVISION_FIELDS}
     for low, high in (("min_rating", "max_rating"), ("min_experience", "max_experience")):
         if merged[low] is not None and merged[high] is not None and merged[low] >= merged[high]:
-            raise TournamentError("bad_request", "A minimum is below its maximum.", field=high)
+            raise TournamentError("bad_request", _("A minimum is below its maximum."), field=high)
     changed = _changes({f: getattr(division, f) for f in clean}, clean)
     if not changed:
         return division

@@ -18,6 +18,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils.functional import Promise
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import (
@@ -99,22 +100,26 @@ def tournament_create_from_template(
     live clock (``bad_option`` otherwise).
     """
     if not can_create(actor):
-        raise TournamentError("forbidden", "Only a director may create tournaments.")
+        raise TournamentError("forbidden", gettext("Only a director may create tournaments."))
     chosen = TEMPLATES.get(template)
     if chosen is None:
-        raise TournamentError("bad_request", f"There is no template {template!r}.",
+        raise TournamentError("bad_request",
+                              gettext("There is no template %(template)r.")
+                              % {"template": template},
                               field="template")
     name = (name or "").strip()
     if not name or len(name) > 120:
-        raise TournamentError("bad_request", "A tournament needs a name of 1 to 120 characters.",
+        raise TournamentError("bad_request",
+                              gettext("A tournament needs a name of 1 to 120 characters."),
                               field="name")
     if seeding not in SeedingMethod.values or seeding == SeedingMethod.MANUAL:
-        raise TournamentError("bad_request", "Seeding is by rating or by a random draw.",
+        raise TournamentError("bad_request", gettext("Seeding is by rating or by a random draw."),
                               field="seeding")
     if entry_fee is not None and entry_fee < 0:
-        raise TournamentError("bad_request", "An entry fee is not negative.", field="entry_fee")
+        raise TournamentError("bad_request",
+                              gettext("An entry fee is not negative."), field="entry_fee")
     if max_entries is not None and max_entries < 2:
-        raise TournamentError("bad_request", "A field limit is at least two players.",
+        raise TournamentError("bad_request", gettext("A field limit is at least two players."),
                               field="max_entries")
     parent = division_parent(actor, event, eligibility, min_rating, max_rating,
                              min_experience, max_experience)
@@ -122,17 +127,19 @@ def tournament_create_from_template(
         try:
             parse_payout_table(payout_table)
         except MoneyError as error:
-            raise TournamentError("bad_request", str(error), field="payout_table") from None
+            raise TournamentError("bad_request", gettext(error.template) % error.params,
+                                  field="payout_table") from None
     if consolation_percent is not None and not 0 <= consolation_percent <= 100:
-        raise TournamentError("bad_request", "A flight's share is 0 to 100 %.",
+        raise TournamentError("bad_request", gettext("A flight's share is 0 to 100 %."),
                               field="consolation_percent")
     options = dict(chosen.options)
     if rounds is not None:
         if "rounds" not in options:
-            raise TournamentError("bad_option", "Only a Swiss has a number of rounds.",
+            raise TournamentError("bad_option", gettext("Only a Swiss has a number of rounds."),
                                   field="rounds")
         if not 1 <= rounds <= 30:
-            raise TournamentError("bad_option", "A Swiss has 1 to 30 rounds.", field="rounds")
+            raise TournamentError("bad_option",
+                                  gettext("A Swiss has 1 to 30 rounds."), field="rounds")
         options["rounds"] = rounds
     tournament = Tournament(
         name=name, description=description or "", director=actor, format=chosen.format,
@@ -172,26 +179,29 @@ def division_parent(actor: Any, event: int | None, eligibility: str,
     limits = (min_rating, max_rating, min_experience, max_experience)
     if event is None:
         if eligibility != Eligibility.OPEN or any(limit is not None for limit in limits):
-            raise TournamentError("bad_request", "Eligibility is for a division: name its event.",
+            raise TournamentError("bad_request",
+                                  gettext("Eligibility is for a division: name its event."),
                                   field="event")
         return None
     parent = Tournament.objects.filter(pk=event).first()
     if parent is None:
-        raise TournamentError("bad_request", "There is no such event.", field="event")
+        raise TournamentError("bad_request", gettext("There is no such event."), field="event")
     require_director(actor, parent)
     if parent.event_id is not None:
-        raise TournamentError("bad_request", "A division has no divisions of its own.",
+        raise TournamentError("bad_request", gettext("A division has no divisions of its own."),
                               field="event")
     if parent.status not in (TournamentStatus.DRAFT, TournamentStatus.REGISTRATION,
                              TournamentStatus.CHECK_IN):
-        raise TournamentError("bad_status", "The event has started: its divisions are fixed.")
+        raise TournamentError("bad_status",
+                              gettext("The event has started: its divisions are fixed."))
     if eligibility not in Eligibility.values:
-        raise TournamentError("bad_request", "No such eligibility.", field="eligibility")
+        raise TournamentError("bad_request", gettext("No such eligibility."), field="eligibility")
     if min_rating is not None and max_rating is not None and min_rating >= max_rating:
-        raise TournamentError("bad_request", "The minimum rating is below the maximum.",
+        raise TournamentError("bad_request", gettext("The minimum rating is below the maximum."),
                               field="max_rating")
     if min_experience is not None and max_experience is not None and (
             min_experience >= max_experience):
-        raise TournamentError("bad_request", "The minimum experience is below the maximum.",
+        raise TournamentError("bad_request",
+                              gettext("The minimum experience is below the maximum."),
                               field="max_experience")
     return parent

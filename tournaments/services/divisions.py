@@ -24,6 +24,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from matches.models import Player
 from tournaments.models import Eligibility, Entry, EntryStatus, Tournament, TournamentStatus
@@ -80,24 +81,25 @@ def event_register(*, event_id: int, player: Player, actor: Any = None,
     with transaction.atomic():
         event = locked(event_id)
         if not event.accepts_entries:
-            raise TournamentError("registration_closed", "Registration is not open.")
+            raise TournamentError("registration_closed", _("Registration is not open."))
         existing = entry_in_event(event, player)
         if existing is not None and existing.status == EntryStatus.DISQUALIFIED:
-            raise TournamentError("disqualified", "You were disqualified from this event.")
+            raise TournamentError("disqualified", _("You were disqualified from this event."))
         if existing is not None:
             raise TournamentError(
-                "already_registered", f"You are already registered ({existing.tournament}).")
+                "already_registered", _("You are already registered (%(tournament)s).")
+                                      % {"tournament": existing.tournament})
         if division_id is not None:
             division = Tournament.objects.filter(pk=division_id, event=event).first()
             if division is None or not eligible(division, player):
                 raise TournamentError("not_eligible",
-                                      "You are not eligible for this division.")
+                                      _("You are not eligible for this division."))
         else:
             division = division_for(event, player)
         if division is None:
             if not event.divisions.filter(eligibility=Eligibility.ASSIGNED).exists():
                 raise TournamentError("not_eligible",
-                                      "You are not eligible for any division of this event.")
+                                      _("You are not eligible for any division of this event."))
             entry = Entry.objects.filter(tournament=event, player=player).first()
             checked_in = event.status == TournamentStatus.CHECK_IN
             if entry is None:
@@ -127,16 +129,16 @@ def division_assign(*, entry_id: int, division_id: int, actor: Any = None,
     entry = Entry.objects.select_related("tournament", "player").filter(pk=entry_id).first()
     division = Tournament.objects.filter(pk=division_id).first()
     if entry is None or division is None or division.event_id is None:
-        raise TournamentError("not_found", "No such entry or division.")
+        raise TournamentError("not_found", _("No such entry or division."))
     event = locked(division.event_id)
     require_director(actor, event)
     if entry.tournament_id not in (event.pk, *event.divisions.values_list("pk", flat=True)):
-        raise TournamentError("not_registered", "That entry is not in this event.")
+        raise TournamentError("not_registered", _("That entry is not in this event."))
     if entry.tournament.has_started or division.has_started:
-        raise TournamentError("already_started", "A division's players are fixed at its start.")
+        raise TournamentError("already_started", _("A division's players are fixed at its start."))
     if Entry.objects.filter(tournament=division, player=entry.player).exclude(
             pk=entry.pk).exists():
-        raise TournamentError("already_registered", "The player is already in that division.")
+        raise TournamentError("already_registered", _("The player is already in that division."))
     previous = entry.tournament
     entry.tournament, entry.seed = division, None
     entry.save(update_fields=["tournament", "seed"])
@@ -163,7 +165,7 @@ def event_check_in(*, event_id: int, player: Player) -> Entry:
     event = Tournament.objects.get(pk=event_id)
     entry = entry_in_event(event, player)
     if entry is None:
-        raise TournamentError("not_registered", "Register first.")
+        raise TournamentError("not_registered", _("Register first."))
     return check_in(tournament_id=entry.tournament_id, player=player)
 
 
@@ -173,7 +175,7 @@ def event_start(*, event_id: int, actor: Any = None) -> Tournament:
         event = locked(event_id)
         require_director(actor, event)
         if not event.accepts_entries:
-            raise TournamentError("bad_status", "Start the event from registration or check-in.")
+            raise TournamentError("bad_status", _("Start the event from registration or check-in."))
         now = timezone.now()
         for entry in event.entries.filter(status=EntryStatus.ACTIVE).select_related("player"):
             entry.status, entry.left_at = EntryStatus.WITHDRAWN, now
@@ -193,7 +195,7 @@ def event_start(*, event_id: int, actor: Any = None) -> Tournament:
             started.append(division.name)
         if not started:
             raise TournamentError("too_few_entrants",
-                                  "No division has two players: nothing to start.")
+                                  _("No division has two players: nothing to start."))
         event.status, event.started_at = TournamentStatus.RUNNING, now
         event.save(update_fields=["status", "started_at"])
         log_action(event, "started", actor=actor, divisions=started)

@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from matches.models import Table
 from tournaments import formats
@@ -49,22 +50,24 @@ from tournaments.services.common import (
 def _reason(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
-        raise TournamentError("reason_required", "A hand edit needs a written reason.")
+        raise TournamentError("reason_required", _("A hand edit needs a written reason."))
     return reason
 
 
 def _running(tournament: Tournament) -> None:
     if tournament.status != TournamentStatus.RUNNING:
-        raise TournamentError("not_running", "The tournament is not running.")
+        raise TournamentError("not_running", _("The tournament is not running."))
 
 
 def _check_not_started(rows: list[Pairing]) -> None:
     for row in rows:
         if row.status == PairingStatus.DECIDED:
             raise TournamentError("round_started",
-                                  f"{row.slot} already has a result: correct it instead.")
+                                  _("%(slot)s already has a result: correct it instead.")
+                                  % {"slot": row.slot})
         if row.status == PairingStatus.PAIRED and (row.has_report or played_at(row.table_id)):
-            raise TournamentError("round_started", f"{row.slot} has already started.")
+            raise TournamentError("round_started",
+                                  _("%(slot)s has already started.") % {"slot": row.slot})
 
 
 def _discard_table(row: Pairing) -> None:
@@ -113,16 +116,16 @@ def pairing_swap(*, tournament_id: int, pairing_a_id: int, entry_a_id: int,
     rows = {row.pk: row for row in tournament.pairings.select_related("round").filter(
         pk__in=[pairing_a_id, pairing_b_id])}
     if pairing_a_id == pairing_b_id:
-        raise TournamentError("bad_request", "Choose two different pairings.")
+        raise TournamentError("bad_request", _("Choose two different pairings."))
     if len(rows) != 2:
-        raise TournamentError("not_found", "No such pairings in this tournament.")
+        raise TournamentError("not_found", _("No such pairings in this tournament."))
     row_a, row_b = rows[pairing_a_id], rows[pairing_b_id]
     if entry_a_id not in (row_a.entry_a_id, row_a.entry_b_id) or entry_b_id not in (
             row_b.entry_a_id, row_b.entry_b_id):
         raise TournamentError("not_in_pairing",
-                              "Each player must be in the pairing given with them.")
+                              _("Each player must be in the pairing given with them."))
     if row_a.round_id != row_b.round_id:
-        raise TournamentError("not_same_round", "Players can be swapped within one round only.")
+        raise TournamentError("not_same_round", _("Players can be swapped within one round only."))
     _check_not_started([row_a, row_b])
     boards = {row_a.pk: row_a.board_number, row_b.pk: row_b.board_number}
     fmt = format_for(tournament)
@@ -134,8 +137,8 @@ def pairing_swap(*, tournament_id: int, pairing_a_id: int, entry_a_id: int,
     row_b.refresh_from_db()
     if entry_b_id not in (row_a.entry_a_id, row_a.entry_b_id) or entry_a_id not in (
             row_b.entry_a_id, row_b.entry_b_id):
-        raise TournamentError("fixed_draw", "These players come from earlier results: the "
-                              "bracket decides who meets whom.")
+        raise TournamentError("fixed_draw", _("These players come from earlier results: the "
+                              "bracket decides who meets whom."))
     names = dict(Entry.objects.filter(pk__in=[entry_a_id, entry_b_id])
                  .values_list("pk", "player__display_name"))
     rematch = _is_rematch(tournament, row_a) or _is_rematch(tournament, row_b)
@@ -164,15 +167,17 @@ def _swap_in_stored_pairings(tournament: Tournament, fmt: formats.Format, row_a:
     try:
         resolved = fmt.resolved_pairings(format_state(tournament))
     except formats.PairingError as error:
-        raise TournamentError("fixed_draw", f"The format cannot take this swap: {error}") \
+        raise TournamentError("fixed_draw",
+                              _("The format cannot take this swap: %(error)s")
+                              % {"error": _(error.template) % error.params}) \
             from error
     for pairing in resolved:
         if pairing.slot in (row_a.slot, row_b.slot):
             row = row_a if pairing.slot == row_a.slot else row_b
             sides = (formats.side_notation(pairing.a), formats.side_notation(pairing.b))
             if sides != _sides(row):
-                raise TournamentError("fixed_draw", "These players come from earlier "
-                                      "results: the bracket decides who meets whom.")
+                raise TournamentError("fixed_draw", _("These players come from earlier "
+                                      "results: the bracket decides who meets whom."))
 
 
 def _swap_seeds(tournament: Tournament, fmt: formats.Format, entry_a_id: int,
@@ -180,14 +185,14 @@ def _swap_seeds(tournament: Tournament, fmt: formats.Format, entry_a_id: int,
     entries = {e.pk: e for e in Entry.objects.filter(pk__in=[entry_a_id, entry_b_id])}
     seed_a, seed_b = entries[entry_a_id].seed, entries[entry_b_id].seed
     if seed_a is None or seed_b is None:
-        raise TournamentError("fixed_draw", "Only players of the draw can be swapped.")
+        raise TournamentError("fixed_draw", _("Only players of the draw can be swapped."))
     Entry.objects.filter(pk=entry_a_id).update(seed=seed_b)
     Entry.objects.filter(pk=entry_b_id).update(seed=seed_a)
     rows = {row.slot: row for row in tournament.pairings.select_related("round")}
     try:
         resolved = fmt.resolved_pairings(format_state(tournament, list(rows.values())))
     except formats.PairingError as error:
-        raise TournamentError("fixed_draw", str(error)) from error
+        raise TournamentError("fixed_draw", _(error.template) % error.params) from error
     changed: list[tuple[Pairing, formats.Pairing]] = []
     for pairing in resolved:
         row = rows.get(pairing.slot)
@@ -232,15 +237,15 @@ def _latest_round_rows(tournament: Tournament) -> list[Pairing]:
     """The pairings of the latest round paired: the knockout draw of a ``swiss_cut`` once it
     is made, else the last Swiss round. Refuses formats with a draw fixed at the start."""
     if tournament.format not in ROUND_BY_ROUND_FORMATS:
-        raise TournamentError("fixed_draw", "This format fixes its draw at the start: swap "
-                              "players, or correct a result, instead.")
+        raise TournamentError("fixed_draw", _("This format fixes its draw at the start: swap "
+                              "players, or correct a result, instead."))
     rows = list(tournament.pairings.select_related("round").order_by("order"))
     knockout = [r for r in rows if r.round.bracket != formats.Bracket.MAIN.value]
     if knockout:
         return knockout
     last = max((r.round.number for r in rows), default=0)
     if last == 0:
-        raise TournamentError("not_found", "No round has been paired yet.")
+        raise TournamentError("not_found", _("No round has been paired yet."))
     return [r for r in rows if r.round.number == last]
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from matches.models import Player
 from tournaments import formats
@@ -42,7 +43,7 @@ def open_registration(*, tournament_id: int, actor: Any = None) -> Tournament:
     tournament = locked(tournament_id)
     require_director(actor, tournament)
     if tournament.status != TournamentStatus.DRAFT:
-        raise TournamentError("bad_status", "Registration can be opened only from a draft.")
+        raise TournamentError("bad_status", _("Registration can be opened only from a draft."))
     check_configuration(tournament)
     tournament.status = TournamentStatus.REGISTRATION
     tournament.save(update_fields=["status"])
@@ -58,7 +59,7 @@ def open_check_in(*, tournament_id: int, actor: Any = None) -> Tournament:
     tournament = locked(tournament_id)
     require_director(actor, tournament)
     if tournament.status != TournamentStatus.REGISTRATION:
-        raise TournamentError("bad_status", "Check-in follows registration.")
+        raise TournamentError("bad_status", _("Check-in follows registration."))
     tournament.status = TournamentStatus.CHECK_IN
     tournament.save(update_fields=["status"])
     log_action(tournament, "check_in_opened", actor=actor)
@@ -72,15 +73,15 @@ def enter(*, tournament_id: int, player: Player, actor: Any = None) -> Entry:
     :func:`tournaments.services.divisions.entry_register`)."""
     tournament = locked(tournament_id)
     if not tournament.accepts_entries:
-        raise TournamentError("registration_closed", "Registration is not open.")
+        raise TournamentError("registration_closed", _("Registration is not open."))
     entry = Entry.objects.filter(tournament=tournament, player=player).first()
     if entry is not None and entry.status == EntryStatus.DISQUALIFIED:
-        raise TournamentError("disqualified", "You were disqualified from this tournament.")
+        raise TournamentError("disqualified", _("You were disqualified from this tournament."))
     if entry is not None and entry.is_active:
-        raise TournamentError("already_registered", "You are already registered.")
+        raise TournamentError("already_registered", _("You are already registered."))
     active = tournament.entries.filter(status=EntryStatus.ACTIVE).count()
     if tournament.max_entries is not None and active >= tournament.max_entries:
-        raise TournamentError("tournament_full", "The tournament is full.")
+        raise TournamentError("tournament_full", _("The tournament is full."))
     checked_in = tournament.status == TournamentStatus.CHECK_IN
     if entry is None:
         entry = Entry.objects.create(tournament=tournament, player=player, checked_in=checked_in)
@@ -97,11 +98,11 @@ def enter(*, tournament_id: int, player: Player, actor: Any = None) -> Entry:
 def check_in(*, tournament_id: int, player: Player) -> Entry:
     tournament = locked(tournament_id)
     if not tournament.accepts_entries:
-        raise TournamentError("check_in_closed", "Check-in is not open.")
+        raise TournamentError("check_in_closed", _("Check-in is not open."))
     entry = Entry.objects.filter(tournament=tournament, player=player,
                                  status=EntryStatus.ACTIVE).first()
     if entry is None:
-        raise TournamentError("not_registered", "Register first.")
+        raise TournamentError("not_registered", _("Register first."))
     if not entry.checked_in:
         entry.checked_in = True
         entry.save(update_fields=["checked_in"])
@@ -126,7 +127,7 @@ def _draw(tournament: Tournament, entries: list[Entry], *, new_random: bool) -> 
                                                 e.pk))
         return formats.seed_order(ids, "manual", manual=[entry.pk for entry in manual])
     except formats.PairingError as error:
-        raise TournamentError(error.code, str(error)) from error
+        raise TournamentError(error.code, _(error.template) % error.params) from error
 
 
 def _write_seeds(tournament: Tournament, order: list[int]) -> None:
@@ -142,7 +143,7 @@ def tournament_reseed(*, tournament_id: int, actor: Any = None) -> list[int]:
     tournament = locked(tournament_id)
     require_director(actor, tournament)
     if tournament.has_started:
-        raise TournamentError("already_started", "Seeds can be changed only before the start.")
+        raise TournamentError("already_started", _("Seeds can be changed only before the start."))
     entries = list(tournament.entries.filter(status=EntryStatus.ACTIVE).select_related("player"))
     order = _draw(tournament, entries, new_random=True)
     tournament.save(update_fields=["rng_seed"])
@@ -159,7 +160,8 @@ def start(*, tournament_id: int, actor: Any = None) -> Tournament:
     tournament = locked(tournament_id)
     require_director(actor, tournament)
     if not tournament.accepts_entries:
-        raise TournamentError("bad_status", "Start the tournament from registration or check-in.")
+        raise TournamentError("bad_status",
+                              _("Start the tournament from registration or check-in."))
     check_configuration(tournament)
     now = timezone.now()
     entries = list(tournament.entries.filter(status=EntryStatus.ACTIVE).select_related("player"))
@@ -172,14 +174,14 @@ def start(*, tournament_id: int, actor: Any = None) -> Tournament:
                        player=entry.player.display_name)
         entries = [entry for entry in entries if entry.checked_in]
     if len(entries) < 2:
-        raise TournamentError("too_few_entrants", "A tournament needs at least two players.")
+        raise TournamentError("too_few_entrants", _("A tournament needs at least two players."))
     fmt = format_for(tournament)
     order = _draw(tournament, entries, new_random=False)
     _write_seeds(tournament, order)
     try:
         initial = fmt.start(order)
     except formats.PairingError as error:
-        raise TournamentError(error.code, str(error)) from error
+        raise TournamentError(error.code, _(error.template) % error.params) from error
     rounds: dict[tuple[str, int], Round] = {}
     for index, pairing in enumerate(initial):
         store_pairing(tournament, pairing, order=index, rounds=rounds)
@@ -203,7 +205,7 @@ def tournament_pair_next_round(*, tournament_id: int, actor: Any = None) -> int:
     tournament = locked(tournament_id)
     require_director(actor, tournament)
     if tournament.status != TournamentStatus.RUNNING:
-        raise TournamentError("not_running", "The tournament is not running.")
+        raise TournamentError("not_running", _("The tournament is not running."))
     before = tournament.pairings.filter(status__gte=PairingStatus.PAIRED).count()
     reconcile_finished_matches(tournament)
     tournament.refresh_from_db()
@@ -216,7 +218,7 @@ def tournament_pair_next_round(*, tournament_id: int, actor: Any = None) -> int:
                      .values_list("slot", flat=True))
     if not tournament.is_elimination and any(p.slot in open_slots for p in pending):
         raise TournamentError("round_not_complete",
-                              "The current round still has matches to play.")
+                              _("The current round still has matches to play."))
     advance(tournament, release=True, actor=actor)
     opened = tournament.pairings.filter(status__gte=PairingStatus.PAIRED).count() - before
     log_action(tournament, "pair_next_round", actor=actor, opened=opened,

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from tournaments.models import Entry, SidePool
 from tournaments.services.common import (
@@ -23,7 +24,8 @@ def entry_set_paid(*, entry_id: int, paid: bool, actor: Any = None) -> Entry:
     """Mark an entry's fee paid (or not), at the check-in desk: a referee or the director."""
     entry = Entry.objects.filter(pk=entry_id).select_related("player").first()
     if entry is None:
-        raise TournamentError("not_found", f"There is no entry {entry_id}.")
+        raise TournamentError("not_found",
+                              _("There is no entry %(entry_id)s.") % {"entry_id": entry_id})
     tournament = locked(entry.tournament_id)
     require_referee(actor, tournament)
     if entry.paid != paid:
@@ -42,13 +44,15 @@ def side_pool_enter(*, side_pool_id: int, entry_id: int, enter: bool = True,
     """Put an entry in a side pool (it paid the side pool's fee), or take it out."""
     side = SidePool.objects.filter(pk=side_pool_id).first()
     if side is None:
-        raise TournamentError("not_found", f"There is no side pool {side_pool_id}.")
+        raise TournamentError("not_found",
+                              _("There is no side pool %(side_pool_id)s.")
+                              % {"side_pool_id": side_pool_id})
     tournament = locked(side.tournament_id)
     require_referee(actor, tournament)
     entry = Entry.objects.filter(pk=entry_id, tournament=tournament).select_related(
         "player").first()
     if entry is None:
-        raise TournamentError("not_registered", "That entry is not in this tournament.")
+        raise TournamentError("not_registered", _("That entry is not in this tournament."))
     if enter:
         side.entries.add(entry)
     else:

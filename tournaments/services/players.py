@@ -33,6 +33,7 @@ from typing import Any, Final, Literal
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from matches.models import Player, RatingRecord
 from tournaments.permissions import can_direct_club
@@ -46,15 +47,18 @@ LineStatus = Literal["created", "updated", "ok", "error"]
 
 def require_club_director(actor: Any) -> None:
     if actor is not None and not can_direct_club(actor):
-        raise TournamentError("forbidden", "Only a club director may change players' ratings.")
+        raise TournamentError("forbidden", _("Only a club director may change players' ratings."))
 
 
 def _check_rating(rating: Any) -> float:
     if isinstance(rating, bool) or not isinstance(rating, (int, float, Decimal)):
-        raise TournamentError("bad_rating", f"A rating is a number, not {rating!r}.")
+        raise TournamentError("bad_rating",
+                              _("A rating is a number, not %(rating)r.") % {"rating": rating})
     value = float(rating)
     if not math.isfinite(value) or not 0 <= value <= MAX_RATING:
-        raise TournamentError("bad_rating", f"A rating is from 0 to {MAX_RATING}, not {rating}.")
+        raise TournamentError("bad_rating",
+                              _("A rating is from 0 to %(max_rating)s, not %(rating)s.")
+                              % {"max_rating": MAX_RATING, "rating": rating})
     return value
 
 
@@ -66,11 +70,12 @@ def player_set_rating(*, player_id: int, rating: float, actor: Any, reason: str)
     require_club_director(actor)
     reason = (reason or "").strip()
     if not reason:
-        raise TournamentError("reason_required", "A rating change needs a written reason.")
+        raise TournamentError("reason_required", _("A rating change needs a written reason."))
     value = _check_rating(rating)
     player = Player.objects.select_for_update().filter(pk=player_id).first()
     if player is None:
-        raise TournamentError("not_found", f"There is no player {player_id}.")
+        raise TournamentError("not_found",
+                              _("There is no player %(player_id)s.") % {"player_id": player_id})
     _set_rating(player, value, actor=actor, reason=reason)
     return player
 
@@ -160,21 +165,22 @@ def _parse_row(line: int, values: dict[str, str]) -> _Row | ImportLine:
 
 def _read(csv_text_in: str, report: ImportReport) -> list[_Row]:
     if not isinstance(csv_text_in, str):
-        raise TournamentError("bad_request", "The players list must be text (UTF-8).")
+        raise TournamentError("bad_request", _("The players list must be text (UTF-8)."))
     reader = csv.reader(io.StringIO(csv_text_in.removeprefix("\ufeff"), newline=""))
     try:
         header = [h.strip().lower() for h in next(reader)]
     except StopIteration:
-        raise TournamentError("bad_csv", "The file is empty: it needs the header line "
-                              "name,club,rating,experience.") from None
+        raise TournamentError("bad_csv", _("The file is empty: it needs the header line "
+                              "name,club,rating,experience.")) from None
     except csv.Error as error:
-        raise TournamentError("bad_csv", f"Line 1 is not CSV: {error}.") from None
+        raise TournamentError("bad_csv",
+                              _("Line 1 is not CSV: %(error)s.") % {"error": error}) from None
     missing = [c for c in COLUMNS if c not in header]
     unknown = [h for h in header if h not in COLUMNS]
     if missing or unknown or len(set(header)) != len(header):
         raise TournamentError(
-            "bad_csv", "Line 1 must name the columns name, club, rating and experience "
-            f"(each once; found: {', '.join(header) or 'nothing'}).")
+            "bad_csv", _("Line 1 must name the columns name, club, rating and experience (each "
+                         "once; found: %(value)s).") % {"value": ", ".join(header) or _("nothing")})
     rows: list[_Row] = []
     seen: dict[str, int] = {}
     try:
@@ -199,7 +205,9 @@ def _read(csv_text_in: str, report: ImportReport) -> list[_Row]:
             seen[key] = line
             rows.append(parsed)
     except csv.Error as error:
-        raise TournamentError("bad_csv", f"Line {reader.line_num} is not CSV: {error}.") \
+        raise TournamentError("bad_csv",
+                              _("Line %(line_num)s is not CSV: %(error)s.")
+                              % {"line_num": reader.line_num, "error": error}) \
             from None
     return rows
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from tournaments.models import Pairing, PairingStatus, ResultSource, Tournament, TournamentStatus
 from tournaments.selectors import is_referee
@@ -29,9 +30,9 @@ def _otb_row(pairing_id: int) -> tuple[Tournament, Pairing]:
     row = Pairing.objects.select_related("round", "entry_a__player", "entry_b__player",
                                          "reported_winner__player").get(pk=pairing_id)
     if row.status != PairingStatus.PAIRED or tournament.status != TournamentStatus.RUNNING:
-        raise TournamentError("not_open", "This pairing is not waiting for a result.")
+        raise TournamentError("not_open", _("This pairing is not waiting for a result."))
     if played_at(row.table_id):
-        raise TournamentError("played_online", "This match is played online at its table.")
+        raise TournamentError("played_online", _("This match is played online at its table."))
     return tournament, row
 
 
@@ -44,9 +45,9 @@ def pairing_report(*, pairing_id: int, user: Any, winner_entry_id: int,
     tournament, row = _otb_row(pairing_id)
     winner = next((e for e in row.entries() if e.pk == winner_entry_id), None)
     if winner is None:
-        raise TournamentError("bad_result", "The winner must be one of the pairing's players.")
+        raise TournamentError("bad_result", _("The winner must be one of the pairing's players."))
     if acting_user(user) is None or winner.player.user_id != user.pk:
-        raise TournamentError("not_the_winner", "The winner reports the result.")
+        raise TournamentError("not_the_winner", _("The winner reports the result."))
     check_points(tournament, winner_points, loser_points, row.round.match_length)
     row.reported_by = user
     row.reported_winner = winner
@@ -64,12 +65,12 @@ def pairing_confirm(*, pairing_id: int, user: Any) -> Pairing:
     """The opponent or a referee confirms a report; the reporter cannot confirm their own."""
     tournament, row = _otb_row(pairing_id)
     if row.reported_by_id is None or row.reported_winner is None:
-        raise TournamentError("no_report", "Nothing has been reported yet.")
+        raise TournamentError("no_report", _("Nothing has been reported yet."))
     if acting_user(user) is None or user.pk == row.reported_by_id:
-        raise TournamentError("own_report", "The reporter cannot confirm their own report.")
+        raise TournamentError("own_report", _("The reporter cannot confirm their own report."))
     opponent = next(e for e in row.entries() if e.pk != row.reported_winner_id)
     if opponent.player.user_id != user.pk and not is_referee(user, tournament):
-        raise TournamentError("forbidden", "Only the opponent or a referee can confirm.")
+        raise TournamentError("forbidden", _("Only the opponent or a referee can confirm."))
     row.confirmed_by, row.confirmed_at = user, timezone.now()
     settle(tournament, row, row.reported_winner, ResultSource.REPORT,
            winner_points=row.reported_winner_points, loser_points=row.reported_loser_points,
@@ -82,10 +83,10 @@ def pairing_reject_report(*, pairing_id: int, user: Any, reason: str = "") -> Pa
     """The opponent or a referee rejects a report: it is cleared (and logged)."""
     tournament, row = _otb_row(pairing_id)
     if row.reported_by_id is None:
-        raise TournamentError("no_report", "Nothing has been reported yet.")
+        raise TournamentError("no_report", _("Nothing has been reported yet."))
     opponent = next(e for e in row.entries() if e.pk != row.reported_winner_id)
     if opponent.player.user_id != getattr(user, "pk", None) and not is_referee(user, tournament):
-        raise TournamentError("forbidden", "Only the opponent or a referee can reject it.")
+        raise TournamentError("forbidden", _("Only the opponent or a referee can reject it."))
     log_action(tournament, "report_rejected", actor=user, pairing=row, reason=reason, slot=row.slot)
     row.reported_by = row.reported_winner = None
     row.reported_winner_points = row.reported_loser_points = None
@@ -104,10 +105,10 @@ def pairing_enter_result(*, pairing_id: int, referee: Any, winner_entry_id: int,
     tournament, row = _otb_row(pairing_id)
     require_referee(referee, tournament)
     if not (reason or "").strip():
-        raise TournamentError("reason_required", "Entering a result needs a written reason.")
+        raise TournamentError("reason_required", _("Entering a result needs a written reason."))
     winner = next((e for e in row.entries() if e.pk == winner_entry_id), None)
     if winner is None:
-        raise TournamentError("bad_result", "The winner must be one of the pairing's players.")
+        raise TournamentError("bad_result", _("The winner must be one of the pairing's players."))
     check_points(tournament, winner_points, loser_points, row.round.match_length)
     row.confirmed_by, row.confirmed_at = referee, timezone.now()
     settle(tournament, row, winner, ResultSource.REFEREE, winner_points=winner_points,

@@ -8,6 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from matches import log_reasons
 from matches import services as match_services
@@ -150,17 +151,18 @@ def _correct(*, pairing_id: int, actor: Any, winner_entry_id: int | None, reason
              winner_points: int | None = None, loser_points: int | None = None) -> Pairing:
     reason = (reason or "").strip()
     if not reason:
-        raise TournamentError("reason_required", "A decision needs a written reason.")
+        raise TournamentError("reason_required", _("A decision needs a written reason."))
     row = (Pairing.objects.select_related("tournament", "entry_a__player", "entry_b__player")
            .filter(pk=pairing_id).first())
     if row is None:
-        raise TournamentError("not_found", f"There is no pairing {pairing_id}.")
+        raise TournamentError("not_found",
+                              _("There is no pairing %(pairing_id)s.") % {"pairing_id": pairing_id})
     require_referee(actor, row.tournament)
     if len(row.entries()) != 2:
-        raise TournamentError("not_playable", "This pairing has no players to decide.")
+        raise TournamentError("not_playable", _("This pairing has no players to decide."))
     winner = next((e for e in row.entries() if e.pk == winner_entry_id), None)
     if winner is None and winner_entry_id is not None:
-        raise TournamentError("bad_result", "The winner must be one of the pairing's players.")
+        raise TournamentError("bad_result", _("The winner must be one of the pairing's players."))
     if winner is not None:
         check_points(row.tournament, winner_points, loser_points, row.round.match_length)
     live = live_match(row) if row.status == PairingStatus.PAIRED else None
@@ -177,7 +179,7 @@ def _correct(*, pairing_id: int, actor: Any, winner_entry_id: int | None, reason
         row = Pairing.objects.select_related("round", "entry_a__player",
                                              "entry_b__player").get(pk=pairing_id)
         if row.status not in (PairingStatus.PAIRED, PairingStatus.DECIDED):
-            raise TournamentError("not_playable", "This pairing has no players to decide.")
+            raise TournamentError("not_playable", _("This pairing has no players to decide."))
         if row.status == PairingStatus.DECIDED and live is None:
             for stale in _check_correction(tournament, row, winner):
                 log_action(tournament, "result_cleared", actor=actor, pairing=stale,
@@ -237,8 +239,8 @@ def _check_correction(tournament: Tournament, row: Pairing,
                          and stored.match_id is None and stored.slot != row.slot)
             if not automatic:
                 raise TournamentError(
-                    "depends", f"{stored.slot} already has a result that depends on this one: "
-                    "correct that one first.") from error
+                    "depends", _("%(slot)s already has a result that depends on this one: correct "
+                                 "that one first.") % {"slot": stored.slot}) from error
             redo.append(stored)
             continue
         accepted = trial
@@ -247,7 +249,7 @@ def _check_correction(tournament: Tournament, row: Pairing,
     try:
         resolved = fmt.resolved_pairings(replace(state, results=accepted))
     except formats.PairingError as error:
-        raise TournamentError("depends", str(error)) from error
+        raise TournamentError("depends", _(error.template) % error.params) from error
     stored_by_slot = {r.slot: r for r in rows}
     for pairing in resolved:
         row_now = stored_by_slot.get(pairing.slot)
@@ -258,7 +260,8 @@ def _check_correction(tournament: Tournament, row: Pairing,
                 and row_now.table_id is not None
                 and played_at(row_now.table_id)):
             raise TournamentError(
-                "depends", f"{row_now.slot} is already being played with the old result.")
+                "depends", _("%(slot)s is already being played with the old result.")
+                           % {"slot": row_now.slot})
     return redo
 
 

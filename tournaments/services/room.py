@@ -26,6 +26,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from matches.models import Player
 from tournaments import formats
@@ -63,7 +64,9 @@ def round_set_start(*, tournament_id: int, bracket: str, number: int,
     updated = tournament.rounds.filter(bracket=bracket, number=number).update(
         starts_at=starts_at)
     if not updated:
-        raise TournamentError("not_found", f"There is no round {number} of {bracket} yet.")
+        raise TournamentError("not_found",
+                              _("There is no round %(number)s of %(bracket)s yet.")
+                              % {"number": number, "bracket": bracket})
     log_action(tournament, "round_start_set", actor=actor, bracket=bracket, number=number,
                starts_at=starts_at.isoformat() if starts_at else None)
     announce(tournament)
@@ -79,19 +82,22 @@ def pairing_set_board(*, pairing_id: int, board_number: int, actor: Any = None) 
     refused if another open pairing is at that table."""
     row = Pairing.objects.filter(pk=pairing_id).only("tournament_id").first()
     if row is None:
-        raise TournamentError("not_found", f"There is no pairing {pairing_id}.")
+        raise TournamentError("not_found",
+                              _("There is no pairing %(pairing_id)s.") % {"pairing_id": pairing_id})
     tournament = locked(row.tournament_id)
     require_referee(actor, tournament)
     row = Pairing.objects.get(pk=pairing_id)
     if not isinstance(board_number, int) or isinstance(board_number, bool) or not (
         1 <= board_number <= 999
     ):
-        raise TournamentError("bad_board_number", "A table number is from 1 to 999.")
+        raise TournamentError("bad_board_number", _("A table number is from 1 to 999."))
     if row.status != PairingStatus.PAIRED:
-        raise TournamentError("not_open", "Only a pairing being played has a table.")
+        raise TournamentError("not_open", _("Only a pairing being played has a table."))
     if tournament.pairings.filter(status=PairingStatus.PAIRED,
                                   board_number=board_number).exclude(pk=row.pk).exists():
-        raise TournamentError("board_taken", f"Table {board_number} is in use.")
+        raise TournamentError("board_taken",
+                              _("Table %(board_number)s is in use.")
+                              % {"board_number": board_number})
     previous, row.board_number = row.board_number, board_number
     row.save(update_fields=["board_number"])
     log_action(tournament, "board_set", actor=actor, pairing=row, slot=row.slot,
@@ -108,19 +114,19 @@ def entry_register_late(*, tournament_id: int, player: Player, actor: Any = None
     tournament = locked(tournament_id)
     require_director(actor, tournament)
     if tournament.status != TournamentStatus.RUNNING:
-        raise TournamentError("not_running", "Late entry is for a tournament under way.")
+        raise TournamentError("not_running", _("Late entry is for a tournament under way."))
     if tournament.format == FormatName.ROUND_ROBIN:
         raise TournamentError("late_entry_not_allowed",
-                              "A round robin's schedule is fixed at the start: no late entry.")
+                              _("A round robin's schedule is fixed at the start: no late entry."))
     if tournament.format == FormatName.SWISS_CUT and tournament.rounds.filter(
             bracket=formats.Bracket.KNOCKOUT.value).exists():
-        raise TournamentError("too_late", "The knockout is drawn: the cut is made.")
+        raise TournamentError("too_late", _("The knockout is drawn: the cut is made."))
     fmt = format_for(tournament)
     seeds = seeded_entry_ids(tournament)
     if tournament.is_elimination and len(seeds) + 1 > formats.next_power_of_two(len(seeds)):
-        raise TournamentError("too_late", "The bracket is full: there is no bye to replace.")
+        raise TournamentError("too_late", _("The bracket is full: there is no bye to replace."))
     if Entry.objects.filter(tournament=tournament, player=player).exists():
-        raise TournamentError("already_registered", "This player already has an entry.")
+        raise TournamentError("already_registered", _("This player already has an entry."))
     last_seed = tournament.entries.aggregate(last=Max("seed"))["last"] or 0
     entry = Entry.objects.create(tournament=tournament, player=player, checked_in=True,
                                  late=True, seed=last_seed + 1, status=EntryStatus.ACTIVE)
@@ -128,8 +134,10 @@ def entry_register_late(*, tournament_id: int, player: Player, actor: Any = None
     try:
         resolved = fmt.resolved_pairings(format_state(tournament, rows))
     except formats.PairingError as error:
-        raise TournamentError("too_late", "The results so far do not leave room for a "
-                              f"late entry ({error}).") from error
+        raise TournamentError("too_late",
+                              _("The results so far do not leave room for a late entry "
+                                "(%(error)s).")
+                              % {"error": _(error.template) % error.params}) from error
     stored = {row.slot: row for row in rows}
     rounds = {(r.bracket, r.number): r for r in tournament.rounds.all()}
     replaced: list[Pairing] = []
@@ -150,8 +158,9 @@ def entry_register_late(*, tournament_id: int, player: Player, actor: Any = None
         if row.status == PairingStatus.DECIDED or (
             row.status == PairingStatus.PAIRED and played_at(row.table_id)
         ):
-            raise TournamentError("too_late", f"{row.slot} is already played: a late entry "
-                                  "would change it.")
+            raise TournamentError("too_late",
+                                  _("%(slot)s is already played: a late entry would change it.")
+                                  % {"slot": row.slot})
         if row.status == PairingStatus.BYE:
             replaced.append(row)
     for row in replaced:  # the bye the late entrant takes: to be played now

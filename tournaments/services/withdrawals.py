@@ -13,6 +13,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from matches import log_reasons
 from matches import services as match_services
@@ -52,18 +53,18 @@ def entry_withdraw(*, entry_id: int, actor: Any = None, reason: str = "",
     if disqualify:
         require_director(actor, tournament)
         if not (reason or "").strip():
-            raise TournamentError("reason_required", "A disqualification needs a reason.")
+            raise TournamentError("reason_required", _("A disqualification needs a reason."))
     elif (actor is not None and acting_user(actor) != entry.player.user
           and not can_direct(actor, tournament)):
-        raise TournamentError("forbidden", "Only the player or the director may withdraw them.")
+        raise TournamentError("forbidden", _("Only the player or the director may withdraw them."))
     with transaction.atomic():
         tournament = locked(tournament.pk)
         entry.refresh_from_db()
         if tournament.status == TournamentStatus.FINISHED:
-            raise TournamentError("finished", "The tournament is over.")
+            raise TournamentError("finished", _("The tournament is over."))
         if entry.status == EntryStatus.DISQUALIFIED or (entry.status == EntryStatus.WITHDRAWN
                                                         and not disqualify):
-            raise TournamentError("not_active", "This entry is no longer in the tournament.")
+            raise TournamentError("not_active", _("This entry is no longer in the tournament."))
         entry.status = EntryStatus.DISQUALIFIED if disqualify else EntryStatus.WITHDRAWN
         entry.left_at = timezone.now()
         entry.save(update_fields=["status", "left_at"])
@@ -124,7 +125,7 @@ def player_withdraw(*, tournament_id: int, player: Player, reason: str = "") -> 
         in_event = divisions.entry_in_event(event, player) if event is not None else None
         entry = in_event or entry
     if entry is None:
-        raise TournamentError("not_registered", "You are not registered.")
+        raise TournamentError("not_registered", _("You are not registered."))
     return entry_withdraw(entry_id=entry.pk, actor=player.user, reason=reason or "withdrew")
 
 
@@ -152,21 +153,22 @@ def entry_reinstate(*, entry_id: int, actor: Any, reason: str) -> Entry:
     """
     reason = (reason or "").strip()
     if not reason:
-        raise TournamentError("reason_required", "A reinstatement needs a written reason.")
+        raise TournamentError("reason_required", _("A reinstatement needs a written reason."))
     entry = Entry.objects.select_related("player").filter(pk=entry_id).first()
     if entry is None:
-        raise TournamentError("not_found", f"There is no entry {entry_id}.")
+        raise TournamentError("not_found",
+                              _("There is no entry %(entry_id)s.") % {"entry_id": entry_id})
     with transaction.atomic():
         tournament = locked(entry.tournament_id)
         require_referee(actor, tournament)
         entry.refresh_from_db()
         if tournament.status == TournamentStatus.FINISHED:
-            raise TournamentError("finished", "The tournament is over.")
+            raise TournamentError("finished", _("The tournament is over."))
         if entry.status == EntryStatus.ACTIVE:
-            raise TournamentError("not_out", "This player is still in the tournament.")
+            raise TournamentError("not_out", _("This player is still in the tournament."))
         if entry.status == EntryStatus.DISQUALIFIED and not can_direct(actor, tournament):
             raise TournamentError("forbidden",
-                                  "Only the director may reinstate a disqualified player.")
+                                  _("Only the director may reinstate a disqualified player."))
         was = EntryStatus(entry.status).name.lower()
         entry.status, entry.left_at = EntryStatus.ACTIVE, None
         entry.save(update_fields=["status", "left_at"])
