@@ -46,9 +46,7 @@ PURE = ("tavla/engine", "tavla/analysis", "tournaments/formats", "tournaments/mo
 # Where a pure layer's English sentence still passes into a detail, as (file, the detail as
 # written): each is a known gap, listed so that no new one joins it unseen. Translating them
 # needs the pure layers to hand back a message id and its values instead of a sentence.
-PURE_WORDS: set[tuple[str, str]] = {
-    ("matches/gnubg/board.py", "str(error)"),
-}
+PURE_WORDS: set[tuple[str, str]] = set()
 # A detail another module hands over, translated there: (file, the detail) -> where.
 HANDED_OVER: dict[tuple[str, str], str] = {
     ("matches/services/rematch.py", "reason"): "rematch_requested's receivers "
@@ -58,6 +56,8 @@ HANDED_OVER: dict[tuple[str, str], str] = {
     ("seasons/services/ladder.py", "_format_words(refusal)"): "its own gettext sentences, "
     "else the formats' template by gettext",
     ("seasons/services/ladder.py", "_format_words(error)"): "the same",
+    ("matches/gnubg/board.py", "sentence"): "_unreadable: the field's gettext sentence (and "
+    "the engine's English reason for an English reader only)",
     ("seasons/services/ladder.py", "refusal"): "seasons.services.tables.correspondence_refusal, "
     "which returns gettext's sentence",
     ("seasons/services/league.py", "refusal"): "the same",

@@ -32,6 +32,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from matches.errors import ServiceError
@@ -126,6 +127,23 @@ def _bad(detail: str, field: str) -> ServiceError:
     return ServiceError("invalid_position", detail, field=field)
 
 
+def _unreadable(error: EngineError, field: str) -> ServiceError:
+    """``field`` as the engine could not read it. The engine (pure, no Django) names the exact
+    fault in English: a reader of another language gets the field's sentence in their own,
+    an English reader the sentence and the engine's reason."""
+    sentence = {
+        "xgid": _("This XGID cannot be read: it looks like "
+                  "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10."),
+        "position_id": _("This Position ID cannot be read: it is 14 characters, "
+                         "like 4HPwATDgc/ABMA."),
+        "match_id": _("This Match ID cannot be read: it is 12 characters, like cAkAAAAAAAAA."),
+        "dice": _("These dice do not fit this position's Match ID."),
+    }[field]
+    if (get_language() or "en").split("-")[0] == "en":
+        sentence = f"{sentence} {error}"
+    return _bad(sentence, field)
+
+
 def question_from(data: Any) -> Question:
     """Read a question from a request body: ``xgid``, or ``position_id`` and ``match_id``;
     optional ``dice`` ([d1, d2] to set the roll, or null for the cube decision before the
@@ -143,7 +161,7 @@ def question_from(data: Any) -> Question:
             xgid = parse_xgid(xgid_text)
             position, info = xgid.position, xgid.match_info()
         except EngineError as error:
-            raise _bad(str(error), "xgid") from error
+            raise _unreadable(error, "xgid") from error
     else:
         position_id, match_id = data.get("position_id"), data.get("match_id")
         if not position_id or not match_id:
@@ -151,11 +169,11 @@ def question_from(data: Any) -> Question:
         try:
             position = Position.from_id(position_id)
         except EngineError as error:
-            raise _bad(str(error), "position_id") from error
+            raise _unreadable(error, "position_id") from error
         try:
             info = decode_match_id(match_id)
         except EngineError as error:
-            raise _bad(str(error), "match_id") from error
+            raise _unreadable(error, "match_id") from error
     if "dice" in data:
         info = _with_dice(info, data["dice"])
     return _checked(Question(position, info, plies))
@@ -178,7 +196,7 @@ def _with_dice(info: MatchInfo, dice: Any) -> MatchInfo:
             turn=info.player_on_roll, dice=values, match_length=info.match_length,
             score=info.score, jacoby=info.jacoby)
     except EngineError as error:
-        raise _bad(str(error), "dice") from error
+        raise _unreadable(error, "dice") from error
 
 
 def cube_access(info: MatchInfo) -> str:

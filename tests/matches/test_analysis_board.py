@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
 from matches.gnubg.analysis import analysis_request
 from matches.gnubg.bots import bot_table_create
@@ -103,6 +104,24 @@ def test_bad_questions_get_a_clear_error_and_store_nothing(
     assert data["error"] == "invalid_position" and field in data["fields"]
     assert words in data["detail"]
     assert not AnalysisRequest.objects.exists()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["fa", "tr"])
+def test_an_unreadable_xgid_is_explained_in_the_readers_language(
+    client: Client, make_player: Callable[..., Player], language: str,
+) -> None:
+    """The engine's reason is English: another reader gets the field's sentence alone."""
+    login(client, make_player())
+    response = client.post("/api/analysis/board/", {"xgid": "XGID=nonsense"},
+                           content_type="application/json", HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 400
+    detail = response.json()["detail"]
+    english = ("This XGID cannot be read: it looks like "
+               "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10.")
+    with translation.override(language):
+        assert detail == translation.gettext(english) != english
+    assert "expected 10 fields" not in detail
 
 
 @pytest.mark.django_db
