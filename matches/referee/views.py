@@ -238,7 +238,8 @@ def void_view(admin: ModelAdmin[Match], request: HttpRequest, match_id: int) -> 
             admin.log_change(request, match, f"Voided: {form.cleaned_data['reason']}")
             messages.success(request, _("The match was voided."))
             return HttpResponseRedirect(change_url)
-    context = _context(admin, request, match, f"Void match #{match.pk}", form=form)
+    context = _context(admin, request, match, _("Void match #%(id)s") % {"id": match.pk},
+                       form=form)
     return TemplateResponse(request, "admin/matches/match/void.html", context)
 
 
@@ -246,9 +247,11 @@ def report_verification(request: HttpRequest, matches: Iterable[Match]) -> None:
     for match in matches:
         result = services.match_verify(match_id=match.pk)
         if result.ok:
-            messages.success(request, f"Match #{match.pk} verified: {result.detail}.")
+            messages.success(request, _("Match #%(id)s verified: %(detail)s.")
+                             % {"id": match.pk, "detail": result.detail})
         else:
-            messages.error(request, f"Match #{match.pk} does NOT verify: {result.detail}.")
+            messages.error(request, _("Match #%(id)s does NOT verify: %(detail)s.")
+                           % {"id": match.pk, "detail": result.detail})
 
 
 def verify_view(admin: ModelAdmin[Match], request: HttpRequest, match_id: int) -> HttpResponse:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from matches.errors import ServiceError
 from matches.models import (
@@ -109,20 +110,26 @@ def match_verify(*, match_id: int) -> Verification:
 def _verified(match: Match, events: list[Event]) -> Verification:
     gaps = [e.sequence for i, e in enumerate(events) if e.sequence != i]
     if gaps:
-        return Verification(False, len(events), f"the log has a gap or duplicate at {gaps[0]}")
+        return Verification(False, len(events),
+                            _("the log has a gap or duplicate at event %(sequence)s")
+                            % {"sequence": gaps[0]})
     try:
         replayed = replay_events(events)
     except (EngineError, ValueError, KeyError) as error:
-        return Verification(False, len(events), f"the log does not replay: {error}")
+        return Verification(False, len(events), _("the log does not replay: %(error)s")
+                            % {"error": error})
     try:
         stored = stored_state(match)
     except (EngineError, ValueError, KeyError, TypeError) as error:
-        return Verification(False, len(events), f"the stored state does not read: {error}")
+        return Verification(False, len(events), _("the stored state does not read: %(error)s")
+                            % {"error": error})
     if stored is None:
-        return Verification(False, len(events), "a finished game's record is missing")
+        return Verification(False, len(events), _("a finished game's record is missing"))
     if replayed.to_dict() != stored.to_dict():
-        return Verification(False, len(events), "replaying the log gives a different state")
-    return Verification(True, len(events), f"{len(events)} events replay to the stored state")
+        return Verification(False, len(events), _("replaying the log gives a different state"))
+    return Verification(True, len(events), ngettext("%(count)s event replays to the stored state",
+                                                  "%(count)s events replay to the stored state",
+                                                  len(events)) % {"count": len(events)})
 
 
 def match_end_session(*, match_id: int, player: Player | None,
