@@ -21,6 +21,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils.translation import gettext as _
 
+from matches.live.announcing import AnnouncingSocket, answer_ping
 from matches.live.socket_limits import GuardedSocket
 from matches.models import Player
 from matches.services.broadcast import player_group
@@ -30,52 +31,12 @@ from tournaments.models import Tournament
 from tournaments.notices import notices_for
 from tournaments.selectors import tournament_group
 
-CLOSE_NO_TOURNAMENT = 4404
 
-
-async def answer_ping(socket: AsyncJsonWebsocketConsumer, content: Any, refusal: str) -> None:
-    """What these sockets answer a client: ``pong`` to a ping (with its ``ref``), as every
-    socket of the protocol does; ``bad_request`` to a message that is not an object;
-    ``unknown_type`` to anything else."""
-    ref = content.get("ref") if isinstance(content, dict) else None
-    if not isinstance(content, dict):
-        reply = {"type": "error", "error": "bad_request",
-                 "detail": _("Send one JSON object per message.")}
-    elif content.get("type") == "ping":
-        reply = {"type": "pong"}
-    else:
-        reply = {"type": "error", "error": "unknown_type", "detail": refusal}
-    await socket.send_json(reply if ref is None else {**reply, "ref": ref})
-
-
-class TournamentConsumer(GuardedSocket, AsyncJsonWebsocketConsumer):  # type: ignore[misc]
-    group: str | None = None
-
-    async def connect(self) -> None:
-        tournament_id = int(self.scope["url_route"]["kwargs"]["tournament_id"])
-        exists = await database_sync_to_async(
-            Tournament.objects.filter(pk=tournament_id).exists)()
-        if not exists:
-            # Accepted first: a close before the handshake ends is an HTTP 403 to the
-            # client, which never sees the code (docs/protocol.md promises 4404).
-            await self.accept()
-            await self.close(code=CLOSE_NO_TOURNAMENT)
-            return
-        self.tournament_id = tournament_id
-        self.group = tournament_group(tournament_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
-        await self.accept()
-
-    async def disconnect(self, code: int) -> None:
-        if self.group is not None:
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-
-    async def receive_json(self, content: Any, **kwargs: Any) -> None:
-        await answer_ping(self, content, _("This socket only announces changes."))
-
-    async def tournament_changed(self, event: dict[str, Any]) -> None:
-        await self.send_json({"type": "tournament.changed",
-                              "tournament_id": event.get("tournament_id")})
+class TournamentConsumer(AnnouncingSocket):
+    kind = "tournament"
+    model = Tournament
+    group_of = tournament_group
+    tournament_changed = AnnouncingSocket.announce
 
 
 CLOSE_NOT_LOGGED_IN = 4401
