@@ -356,7 +356,10 @@ def celery_worker_process(
     The worker's output is in ``celery_worker_process.log()`` (also under test-artifacts/).
     """
     with django_db_blocker.unblock():
-        env = subprocess_env()
+        # It reads the bot queue too (a bot test's own worker shares this session's broker):
+        # a bot's turn it takes must not wait a human pause either, or a test of bots waits
+        # one on every other move (the arena and ladder runs took 7 and 10 minutes so).
+        env = subprocess_env(TAVLA_BOT_PAUSE="0,0")
     worker = start_celery_worker(
         env, name="worker", queues=",".join(name for name in queue_names() if name != CLOCK_QUEUE))
     try:
