@@ -11,18 +11,16 @@ tests/analysis/data/gnubg_levels_*.mat) at 0-ply, and the first three of them at
 Reported: each match's CPU on both sides and the ratio, and the median ratio; the target is
 a median ratio of at most 1.0 at either depth (faster than gnubg or as fast).
 
-Measured on 2026-12-03 with gnubg 1.07's nets (tavla/analysis/nets.py), other helpers'
-test suites on the same 2 cores (single figures move by about 30%):
+Measured on 2026-12-04 on a quiet machine (load average 0.2-0.3, nothing else running),
+with gnubg 1.07's nets (tavla/analysis/nets.py) and the evaluator's cache at 2^20 positions:
 
-* 0-ply, ten matches: median ratio Tavla/gnubg 1.40, 1.70, 1.42 and 1.26 in four runs at
-  load 5-7 (Tavla 5.6 and 5.8 s, gnubg 4.2 and 3.7 s CPU for the ten in the first two), after the
-  0-ply verdict stopped resolving every play; 1.31 and 1.43 before at load 11-14: slower
-  than gnubg, the 1.0 target is not met (docs/analysis.md, "Speed", says why). Earlier:
-  1.53, with the package's own nets and the first match timed on the caches its own
-  warm-up had filled.
-* 2-ply, three matches: median ratio 1.18 (9.1 / 16.3 / 25.0 s against 7.7 / 13.8 / 21.3 s;
-  1.10 in an earlier run with the package's own nets), after the n-ply cube decisions were
-  made as gnubg's evaluator makes them (1.63-2.27 before).
+* 0-ply, ten matches: median ratio Tavla/gnubg 1.19, 1.21 and 1.22 in three runs (Tavla
+  2.9 s, gnubg 1.07 2.5 s of CPU for the ten; per match 0.93 to 1.57): slower than gnubg,
+  the 1.0 target is not met (docs/analysis.md, "Speed", says where the time goes). On
+  2026-12-03, with the package's default cache and other test suites running (load 5-14):
+  1.26 to 1.70.
+* 2-ply, three matches: median ratio 1.28 (5.4 / 10.9 / 15.2 s against 4.8 / 8.5 /
+  11.7 s); 1.18 on 2026-12-03 at load 5-7.
 """
 
 from __future__ import annotations
