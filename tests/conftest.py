@@ -91,7 +91,7 @@ STORES_INDEPENDENT = (
     # gnubg's nets and the analysis as pure functions (test_table_rules.py plays on a table)
     "tests/analysis/test_analyse.py", "tests/analysis/test_bot_levels_benchmark.py",
     "tests/analysis/test_bots.py", "tests/analysis/test_differential.py",
-    "tests/analysis/test_janowski.py",
+    "tests/analysis/test_janowski.py", "tests/analysis/test_luck_is_gnubgs.py",
     "tests/analysis/test_matread.py", "tests/analysis/test_purity.py",
     "tests/analysis/test_rules_and_bad_files.py",
     "tests/tournaments/test_formats_",      # the pure pairing formats

@@ -61,7 +61,6 @@ def gnubg_luck(path: Path, tmp_path: Path) -> list[list[tuple[tuple[int, int], f
 
 
 @pytest.mark.slow
-@pytest.mark.stores_independent
 @pytest.mark.parametrize("name", MATCHES)
 def test_every_roll_has_the_luck_gnubgs_analysis_gives_it(name: str, tmp_path: Path) -> None:
     path = DATA / name
