@@ -3,6 +3,10 @@ and the players' answers. Every change goes through :mod:`seasons.services`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+from typing import Any, TypeVar
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required, permission_required
 from django.http import HttpRequest, HttpResponse
@@ -15,10 +19,13 @@ from django.views.decorators.http import require_GET, require_POST
 from matches.errors import ServiceError
 from matches.players.accounts import player_for_user
 from seasons import selectors, services
-from seasons.forms import AddBotsForm, EnrolForm, LadderForm, LeagueForm, WithdrawForm
+from seasons.forms import EnrolForm, LadderForm, LeagueForm, WithdrawForm
 from seasons.models import Ladder, LadderChallenge, League
 from seasons.services.ladder import may_direct
 from seasons.services.tables import template_clock_fields
+from seasons.view_helpers import add_bots, create_page, director_page, perform, perform_form
+
+T = TypeVar("T")
 
 
 @require_GET
@@ -30,27 +37,27 @@ def ladder_list(request: HttpRequest) -> HttpResponse:
 
 @permission_required("seasons.add_ladder")
 def ladder_new(request: HttpRequest) -> HttpResponse:
-    form = LadderForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        data = dict(form.cleaned_data)
-        clock, days = data.pop("clock"), data.pop("days")
-        try:
-            ladder = services.ladder_create(creator=player_for_user(request.user), **data,
-                                            **template_clock_fields(clock, days))
-        except ServiceError as error:
-            form.add_error(None, error.detail)
-        else:
-            return redirect(reverse("ladders:ladder", args=[ladder.pk]))
-    return render(request, "seasons/ladder_new.html", {"form": form})
+    return create_page(request, LadderForm, "seasons/ladder_new.html",
+                       lambda data: _create_with_clock(services.ladder_create, request, data),
+                       lambda ladder: reverse("ladders:ladder", args=[ladder.pk]))
+
+
+def _create_with_clock(create: Callable[..., T], request: HttpRequest,
+                       data: dict[str, Any]) -> T:
+    """A ladder's or a league's form gives a clock preset and days per move; its service
+    takes the template's clock fields those make, beside the form's other settings."""
+    settings = dict(data)
+    clock, days = settings.pop("clock"), settings.pop("days")
+    return create(creator=player_for_user(request.user), **settings,
+                  **template_clock_fields(clock, days))
 
 
 @require_GET
 def ladder_detail(request: HttpRequest, pk: int) -> HttpResponse:
     ladder = get_object_or_404(Ladder, pk=pk)
-    context = selectors.ladder_context(ladder, request.user)
-    if request.user.is_authenticated and may_direct(ladder, player_for_user(request.user)):
-        context["bots_form"] = AddBotsForm()
-    return render(request, "seasons/ladder.html", context)
+    return director_page(request, "seasons/ladder.html",
+                         selectors.ladder_context(ladder, request.user),
+                         lambda player: may_direct(ladder, player))
 
 
 @login_required
@@ -58,20 +65,8 @@ def ladder_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def ladder_add_bots(request: HttpRequest, pk: int) -> HttpResponse:
     """The director's form: put gnubg bots of a strength on the ladder."""
     ladder = get_object_or_404(Ladder, pk=pk)
-    form = AddBotsForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, " ".join(str(e) for errors in form.errors.values()
-                                         for e in errors))
-        return _back(ladder.pk)
-    try:
-        added = services.ladder_add_bots(ladder_id=ladder.pk,
-                                         actor=player_for_user(request.user),
-                                         **form.cleaned_data)
-    except ServiceError as error:
-        messages.error(request, error.detail)
-    else:
-        messages.success(request, _("%(count)s bots joined the ladder, at the bottom.")
-                         % {"count": len(added)})
+    add_bots(request, partial(services.ladder_add_bots, ladder_id=ladder.pk),
+             _("%(count)s bots joined the ladder, at the bottom."))
     return _back(ladder.pk)
 
 
@@ -91,12 +86,9 @@ def _back(ladder_id: int) -> HttpResponse:
 @require_POST
 def ladder_join(request: HttpRequest, pk: int) -> HttpResponse:
     ladder = get_object_or_404(Ladder, pk=pk)
-    try:
-        services.ladder_join(ladder_id=ladder.pk, player=player_for_user(request.user))
-    except ServiceError as error:
-        messages.error(request, error.detail)
-    else:
-        messages.success(request, _("You are on the ladder, at the bottom."))
+    perform(request, lambda: services.ladder_join(ladder_id=ladder.pk,
+                                                  player=player_for_user(request.user)),
+            lambda _entry: _("You are on the ladder, at the bottom."))
     return _back(ladder.pk)
 
 
@@ -104,12 +96,9 @@ def ladder_join(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def ladder_leave(request: HttpRequest, pk: int) -> HttpResponse:
     ladder = get_object_or_404(Ladder, pk=pk)
-    try:
-        services.ladder_leave(ladder_id=ladder.pk, player=player_for_user(request.user))
-    except ServiceError as error:
-        messages.error(request, error.detail)
-    else:
-        messages.success(request, _("You left the ladder."))
+    perform(request, lambda: services.ladder_leave(ladder_id=ladder.pk,
+                                                   player=player_for_user(request.user)),
+            lambda _none: _("You left the ladder."))
     return _back(ladder.pk)
 
 
@@ -168,19 +157,10 @@ def league_list(request: HttpRequest) -> HttpResponse:
 
 @permission_required(LEAGUE_PERMISSION)
 def league_new(request: HttpRequest) -> HttpResponse:
-    form = LeagueForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        data = dict(form.cleaned_data)
-        clock, days = data.pop("clock"), data.pop("days")
-        try:
-            league = services.league_create(creator=player_for_user(request.user), **data,
-                                            **template_clock_fields(clock, days))
-        except ServiceError as error:
-            form.add_error(None, error.detail)
-        else:
-            messages.success(request, _("The league is created: enrol its players."))
-            return _to_league(league.pk)
-    return render(request, "seasons/league_new.html", {"form": form})
+    return create_page(request, LeagueForm, "seasons/league_new.html",
+                       lambda data: _create_with_clock(services.league_create, request, data),
+                       lambda league: reverse("leagues:league", args=[league.pk]),
+                       created=_("The league is created: enrol its players."))
 
 
 @require_GET
@@ -201,18 +181,12 @@ def _to_league(league_id: int) -> HttpResponse:
 @require_POST
 def league_enrol(request: HttpRequest, pk: int) -> HttpResponse:
     league = get_object_or_404(League, pk=pk)
-    form = EnrolForm(request.POST, prefix="enrol")
-    if not form.is_valid():
-        messages.error(request, _("Give the user names of the players to enrol."))
-        return _to_league(league.pk)
-    try:
-        players = services.league_enrol(league_id=league.pk, usernames=form.names())
-    except ServiceError as error:
-        messages.error(request, error.detail)
-    else:
-        messages.success(request, ngettext("%(count)s player enrolled.",
-                                           "%(count)s players enrolled.", len(players))
-                         % {"count": len(players)})
+    perform_form(request, EnrolForm(request.POST, prefix="enrol"),
+                 lambda form: services.league_enrol(league_id=league.pk, usernames=form.names()),
+                 lambda players: ngettext("%(count)s player enrolled.",
+                                          "%(count)s players enrolled.", len(players))
+                 % {"count": len(players)},
+                 invalid=_("Give the user names of the players to enrol."))
     return _to_league(league.pk)
 
 
@@ -220,19 +194,14 @@ def league_enrol(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def league_withdraw(request: HttpRequest, pk: int) -> HttpResponse:
     league = get_object_or_404(League, pk=pk)
-    form = WithdrawForm(request.POST, prefix="withdraw")
-    if not form.is_valid():
-        messages.error(request, _("Give the user names of the players to withdraw."))
-        return _to_league(league.pk)
-    try:
-        players = services.league_withdraw(league_id=league.pk, usernames=form.names())
-    except ServiceError as error:
-        messages.error(request, error.detail)
-    else:
-        messages.success(request, ngettext(
-            "%(count)s player withdrawn: out of the next season.",
-            "%(count)s players withdrawn: out of the next season.", len(players))
-            % {"count": len(players)})
+    perform_form(request, WithdrawForm(request.POST, prefix="withdraw"),
+                 lambda form: services.league_withdraw(league_id=league.pk,
+                                                       usernames=form.names()),
+                 lambda players: ngettext(
+                     "%(count)s player withdrawn: out of the next season.",
+                     "%(count)s players withdrawn: out of the next season.", len(players))
+                 % {"count": len(players)},
+                 invalid=_("Give the user names of the players to withdraw."))
     return _to_league(league.pk)
 
 
@@ -242,11 +211,7 @@ def league_start(request: HttpRequest, pk: int) -> HttpResponse:
     """Start the first season, or close the last one (promotion and relegation) and start
     the next."""
     league = get_object_or_404(League, pk=pk)
-    try:
-        season = services.league_start_season(league_id=league.pk, actor=request.user)
-    except ServiceError as error:
-        messages.error(request, error.detail)
-    else:
-        messages.success(request, _("Season %(number)s has started.")
-                         % {"number": season.number})
+    perform(request, lambda: services.league_start_season(league_id=league.pk,
+                                                          actor=request.user),
+            lambda season: _("Season %(number)s has started.") % {"number": season.number})
     return _to_league(league.pk)

@@ -65,8 +65,8 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
       "tournaments.routing", "tournaments.views", "tournaments.publish_views",
       "tournaments.room_views", "tournaments.urls", "tournaments.templatetags",
       "tournaments.apps", "seasons.apps", "seasons.consumers", "seasons.routing",
-      "seasons.views", "seasons.forms", "seasons.urls", "seasons.ladder_views",
-      "seasons.ladder_urls", "seasons.league_urls", "seasons.admin")),
+      "seasons.views", "seasons.view_helpers", "seasons.forms", "seasons.urls",
+      "seasons.ladder_views", "seasons.ladder_urls", "seasons.league_urls", "seasons.admin")),
     ("the site's top: ASGI/WSGI, URLs, health, daphne glue, management commands",
      ("tavla.site", "tavla.management")),
 )
