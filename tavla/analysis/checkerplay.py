@@ -75,23 +75,45 @@ def scored_plays(position: Position, dice: tuple[int, int], cube: Cube, level: L
 
     ``zero_ply`` is gnubg's 0-ply list for the same roll when already computed (luck)."""
     if zero_ply is None or level.plies:
-        accept = None
+        found = find_plays(position, dice, cube, level)
+        ranked = _resolve(position, dice, cube, level, found)
         if level.plies and played is not None:
-            ranking = (zero_ply if zero_ply is not None
-                       else find_plays(position, dice, cube, Level()))
-            results = _resolve(position, dice, cube, Level(), ranking)
-            rank = next((i for i, (result, _) in enumerate(results) if result == played),
-                        len(results))
-            # The filter ranks on the pruning nets: a little slack keeps the played play in.
-            accept = rank + 3
-        found = find_plays(position, dice, cube, level, accept)
+            ranked = _played_at_depth(position, dice, cube, level, played, ranked, zero_ply)
     else:
-        found = zero_ply
-    ranked = _resolve(position, dice, cube, level, found)
+        ranked = _resolve(position, dice, cube, level, zero_ply)
     ranked.sort(key=lambda item: -item[1])
     if level.plies == 0 and not level.noise:
         remember_scores(ranked, cube)
     return ranked
+
+
+def _played_at_depth(position: Position, dice: tuple[int, int], cube: Cube, level: Level,
+                     played: Result, ranked: list[tuple[Result, float]],
+                     zero_ply: list[dict[str, Any]] | None) -> list[tuple[Result, float]]:
+    """``ranked`` (gnubg's filter at ``level``) with the played play scored at full depth.
+
+    gnubg's analysis keeps the played play through its move filter by its key, which the
+    package's ``find_best_moves`` cannot be told. Most played plays pass the filter anyway;
+    one it drops keeps its 0-ply score, to the digit, so that is how a dropped one is told
+    from a kept one. Only then is the roll scored again, with the filter told to accept every
+    play down to the played one's 0-ply rank, and only the played play's score is taken
+    from that (asking it every time made a weak player's analysis evaluate a dozen extra
+    plays at full depth for each of their moves, and let plays gnubg drops outrank its best)."""
+    shallow = _resolve(position, dice, cube, Level(),
+                       zero_ply if zero_ply is not None
+                       else find_plays(position, dice, cube, Level()))
+    zero_score = next((score for result, score in shallow if result == played), None)
+    deep_score = next((score for result, score in ranked if result == played), None)
+    if zero_score is None or deep_score is None or deep_score != zero_score:
+        return ranked
+    rank = next(i for i, (result, _) in enumerate(shallow) if result == played)
+    # The filter ranks on the pruning nets: a little slack keeps the played play in.
+    wider = _resolve(position, dice, cube, level,
+                     find_plays(position, dice, cube, level, rank + 3))
+    # Only the played play's deeper score is taken: the plays above it that the filter had
+    # dropped keep their shallow scores, as in gnubg's list.
+    deep_score = next((score for result, score in wider if result == played), deep_score)
+    return [(result, deep_score if result == played else score) for result, score in ranked]
 
 
 @dataclass(frozen=True, slots=True)
