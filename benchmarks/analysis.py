@@ -19,8 +19,9 @@ with gnubg 1.07's nets (tavla/analysis/nets.py) and the evaluator's cache at 2^2
   the 1.0 target is not met (docs/analysis.md, "Speed", says where the time goes). On
   2026-12-03, with the package's default cache and other test suites running (load 5-14):
   1.26 to 1.70.
-* 2-ply, three matches: median ratio 1.28 (5.4 / 10.9 / 15.2 s against 4.8 / 8.5 /
-  11.7 s); 1.18 on 2026-12-03 at load 5-7.
+* 2-ply, three matches: median ratio 1.17 and 1.30 in two runs one after the other (per
+  match 0.86 to 1.43), after the played play is asked for at full depth only when gnubg's
+  filter dropped it; 1.28 before that change the same day, 1.18 on 2026-12-03 at load 5-7.
 """
 
 from __future__ import annotations
