@@ -26,7 +26,7 @@ EVALUATING = {
     "matches.gnubg.evaluation",
     "tavla.analysis.adjudication", "tavla.analysis.analyse", "tavla.analysis.board",
     "tavla.analysis.bots", "tavla.analysis.checkerplay", "tavla.analysis.cube",
-    "tavla.analysis.luck",
+    "tavla.analysis.luck", "tavla.analysis.native",
     "tavla.analysis.cli", "tavla.analysis.evaluator", "tavla.analysis.__main__",
 }
 

@@ -16,11 +16,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Final
 
-from tavla.analysis import checkerplay, evaluator
+from tavla.analysis import checkerplay, evaluator, native
 from tavla.analysis.cube import CubeEquities, cube_decision
 from tavla.analysis.evaluator import Cube, Level
-from tavla.analysis.luck import OPENING_ROLLS, ROLLS, opening_luck, roll_equities
+from tavla.analysis.luck import OPENING_ROLLS, ROLLS, danced, opening_luck, roll_equities
 from tavla.analysis.matread import GameRecord, MatRecord, Turn, read_mat
+from tavla.analysis.native import Node
 from tavla.analysis.resign import LEVEL_WORDS, Resignation, inferred
 from tavla.engine import Position, legal_plays
 from tavla.engine.rules import MAX_CUBE, Rules
@@ -209,11 +210,14 @@ def _crawford_games(record: MatRecord) -> set[int]:
 
 
 class _GameWalker:
-    """Walks one game, keeping the cube, and analyses each action."""
+    """Walks one game, keeping the cube, and analyses each action: from gnubg's own analysis
+    of the game (``native``, :mod:`tavla.analysis.native`) where it has the verdict and
+    agrees with the record, by asking the evaluator otherwise."""
 
     def __init__(self, record: MatRecord, game: GameRecord, crawford: bool, level: Level,
                  rules: AnalysisRules, out: list[Decision],
-                 resignations: Sequence[Resignation] = ()) -> None:
+                 resignations: Sequence[Resignation] = (),
+                 native_nodes: Sequence[Node] | None = None) -> None:
         self.record, self.game, self.level, self.out = record, game, level, out
         self.resignations = sorted(resignations, key=lambda offer: offer.before)
         self.rules = rules
@@ -224,6 +228,8 @@ class _GameWalker:
         self.offer_chance: float | None = None
         self.doubled_this_turn = False
         self.seen_play = False
+        self.native = native_nodes
+        self.next_node = 0
 
     def cube_for(self, player: int) -> Cube:
         return Cube(self.cube_value, self.owner, player, self.record.match_length,
@@ -259,7 +265,31 @@ class _GameWalker:
     def add(self, decision: Decision) -> None:
         self.out.append(decision)
 
+    def node(self, kind: str, player: int, dice: tuple[int, int] | None = None) -> Node | None:
+        """gnubg's analysed action for this one, if it is the same action (kind, player,
+        dice). Once gnubg's game and the record part ways, the rest of the game is analysed
+        without it."""
+        if self.native is None or self.next_node >= len(self.native):
+            return None
+        node = self.native[self.next_node]
+        if (node.kind != kind or node.player != player
+                or (dice is not None and node.dice not in (dice, dice[::-1]))):
+            self.native = None
+            return None
+        self.next_node += 1
+        return node
+
+    def native_cube(self, node: Node | None, cube: Cube) -> CubeEquities | None:
+        """gnubg's cube decision at ``node`` as equities from the doubler's side."""
+        if node is None or node.cube is None or not cube.match_length:
+            return None
+        mwc_no_double, mwc_take = node.cube
+        return CubeEquities(evaluator.from_mwc(mwc_no_double, cube),
+                            evaluator.from_mwc(mwc_take, cube), 1.0,
+                            (mwc_no_double, mwc_take, evaluator.to_mwc(1.0, cube)))
+
     def double(self, index: int, turn: Turn) -> None:
+        node = self.node("double", turn.player)
         position = self.board_before(index, turn.player)
         cube = self.cube_for(turn.player)
         self.doubled_this_turn = True
@@ -267,7 +297,7 @@ class _GameWalker:
             self.offered = None  # a double no rules allow: nothing to compare with
             return
         # A dead cube (our rules allow doubling it; gnubg never would) is analysed too.
-        eqs = cube_decision(position, cube, self.level)
+        eqs = self.native_cube(node, cube) or cube_decision(position, cube, self.level)
         self.offered = eqs
         self.offer_chance = _seat0(position, cube)
         chosen = min(eqs.double_take, eqs.double_pass)
@@ -280,6 +310,7 @@ class _GameWalker:
         ))
 
     def answer(self, index: int, turn: Turn) -> None:
+        self.node(turn.kind, turn.player)
         eqs = self.offered
         if turn.kind == "take":
             self.cube_value *= 2
@@ -340,18 +371,26 @@ class _GameWalker:
         self.seen_play = True
         chance = _seat0(position, cube)
         roll_key = (max(dice), min(dice))
-        # Luck at 0-ply, as gnubg's analysis: this roll's best against the average roll (on
-        # the opening roll, against all 30 outcomes of it, either player winning it).
-        rolls = OPENING_ROLLS if opening else ROLLS
-        average, per_roll, zero_ply = roll_equities(position, cube, Level(0), rolls,
-                                                    keep=dice)
-        if opening:
-            luck = opening_luck(position, dice, cube, per_roll)
+        chosen_key = (turn.after.mover, turn.after.opponent)
+        node = self.native_play(self.node("move", player, dice), position, chosen_key)
+        average: float | None = None
+        zero_ply = None
+        if node is not None:
+            assert node.luck is not None
+            luck = node.luck
         else:
-            luck = per_roll[roll_key] - average
+            # Luck at 0-ply, as gnubg's analysis: this roll's best against the average roll
+            # (on the opening roll, against all 30 outcomes of it, either player winning it).
+            rolls = OPENING_ROLLS if opening else ROLLS
+            average, per_roll, zero_ply = roll_equities(position, cube, Level(0), rolls,
+                                                        keep=dice)
+            luck = (opening_luck(position, dice, cube, per_roll) if opening
+                    else per_roll[roll_key] - average)
         if not opening and not self.doubled_this_turn and self.may_double(cube):
-            known = average if self.level.plies <= 1 else None
-            eqs = cube_decision(position, cube, self.level, known)
+            eqs = self.native_cube(node, cube)
+            if eqs is None:
+                known = average if self.level.plies <= 1 else None
+                eqs = cube_decision(position, cube, self.level, known)
             loss = max(0.0, eqs.best - eqs.no_double)
             close = eqs.no_double - min(eqs.double_take, eqs.double_pass) < CLOSE_CUBE
             self.add(Decision(
@@ -361,13 +400,18 @@ class _GameWalker:
                 cube_equities=_cube_equities(eqs), win_chance=chance,
             ))
         self.doubled_this_turn = False
-        chosen_key = (turn.after.mover, turn.after.opponent)
         verdict = None
-        if self.level.plies == 0 and zero_ply:
+        if node is not None:
+            if node.best is not None and node.played_score is not None:
+                best = evaluator.apply_gnubg_move(position, node.best[0])
+                assert best is not None  # an SGF play is whole: never cut short
+                verdict = checkerplay.Verdict(best, node.best[1], node.played_score,
+                                              node.plays)
+        elif self.level.plies == 0 and zero_ply:
             # At 0-ply the luck's list of plays is the analysis: only the played one and
             # the best are needed from it.
             verdict = checkerplay.played_verdict(position, cube, chosen_key, zero_ply)
-        if verdict is None:
+        if verdict is None and node is None:
             ranked = checkerplay.scored_plays(position, dice, cube, self.level, chosen_key,
                                             zero_ply)
             if ranked:
@@ -375,20 +419,34 @@ class _GameWalker:
                               ranked[-1][1])
                 verdict = checkerplay.Verdict(ranked[0][0], ranked[0][1], played, len(ranked))
         if verdict is None:
-            equity = best = per_roll[roll_key]
+            # No legal play: the opponent on roll in the same position (gnubg's 0-ply score
+            # of the empty play, as the luck counts it).
+            equity = best_score = danced(position, cube, Level(0))
             best_text = ""
             forced = True
         else:
-            best, equity = verdict.best_score, verdict.played_score
-            best_text = (turn.play if equity >= best
+            best_score, equity = verdict.best_score, verdict.played_score
+            best_text = (turn.play if equity >= best_score
                          else _notation(position, dice, verdict.best))
             forced = verdict.plays <= 1
-        loss = max(0.0, best - equity)
+        loss = max(0.0, best_score - equity)
         self.add(Decision(
             self.game.number, index, player, "move", position.to_id(), turn.play, best_text,
-            equity, best, loss, "" if forced else mark(loss), not forced, dice=dice,
+            equity, best_score, loss, "" if forced else mark(loss), not forced, dice=dice,
             forced=forced, luck=luck, luck_mark=luck_mark(luck), win_chance=chance,
         ))
+
+    def native_play(self, node: Node | None, position: Position,
+                    played: evaluator.Result) -> Node | None:
+        """``node`` if gnubg's analysis of it is whole (its luck, and its ranked plays with
+        the played one among them, or no play at all) and its play is the record's."""
+        if node is None:
+            return None
+        if evaluator.apply_gnubg_move(position, node.move) != played:
+            self.native = None  # gnubg read another play: out of step from here on
+            return None
+        whole = node.luck is not None and (node.plays > 0 or not node.move)
+        return node if whole else None
 
 
 def _seat0(position: Position, cube: Cube) -> float:
@@ -438,10 +496,15 @@ def analyse_record(record: MatRecord, plies: int = 0,
     rules = rules or AnalysisRules()
     decisions: list[Decision] = []
     crawford = _crawford_games(record)
+    # gnubg's own analysis in C where it knows the table: far fewer crossings into the
+    # package (see tavla.analysis.native); every verdict is still checked against the record.
+    games = (native.native_games(record, plies)
+             if native.eligible(record, rules.cube, rules.gammons) else None)
     for index, game in enumerate(record.games):
         offers = (inferred(game) if resignations is None
                   else resignations.get(game.number, ()))
-        _GameWalker(record, game, index in crawford, level, rules, decisions, offers).run()
+        _GameWalker(record, game, index in crawford, level, rules, decisions, offers,
+                    games[index] if games is not None else None).run()
         if progress is not None:
             progress(index + 1, len(record.games))
     players = [PlayerSummary(record.names[0]), PlayerSummary(record.names[1])]

@@ -277,6 +277,32 @@ def version() -> str:
     return f"{gnubg.__version__}, {NETS.describe()}"
 
 
+def analyse_match_file(mat: str, sgf: str, plies: int) -> None:
+    """gnubg's own ``analyse match`` of the ``.mat`` file ``mat`` at ``plies`` (checker play and
+    cube; the luck at 0-ply, as gnubg 1.07's analysis), saved as gnubg's SGF in ``sgf``: the
+    whole analysis in C (:mod:`tavla.analysis.native` reads it back). The package's current
+    match is replaced; nothing else Tavla asks of it depends on that match. File names must
+    not hold white space (gnubg's command line splits at it)."""
+    _quietly([
+        # One thread: with gnubg's default, the package's analysis hung in a child process
+        # in our trials; and an analysis is measured in CPU, not in wall time.
+        "set threads 1",
+        "set display off",
+        "set sound enable off",
+        f"set analysis chequerplay evaluation plies {plies}",
+        f"set analysis cubedecision evaluation plies {plies}",
+        "set analysis luckanalysis plies 0",
+        # gnubg 1.07's move filter (the package's own prunes again at 1-ply: less work,
+        # other verdicts).
+        *(f"set analysis movefilter {plies} {step['level']} {step['acceptmoves']} "
+          f"{step['extramoves']} {step['threshold']}" for step in analysis_filter(plies)
+          if plies),
+        f"import mat {mat}",
+        "analyse match",
+        f"save match {sgf}",
+    ])
+
+
 # --- gnubg's analysis as gnubg 1.07's ``analyse match`` does it ------------------------------
 
 @dataclass(frozen=True, slots=True)
@@ -442,6 +468,8 @@ def remember_score(result: Result, cube: Cube, score: float) -> None:
     _SCORES[(result, cube)] = score
 
 
+#: The longest match gnubg's match equity table covers.
+MAX_MET_SCORE: Final = 64
 #: gnubg 1.07's cube efficiency in contact and crashed positions (the same, 0.68).
 CONTACT_EFFICIENCY: Final = 0.68
 _MET: list[janowski.Met] = []
@@ -449,7 +477,8 @@ _MET: list[janowski.Met] = []
 
 def _met() -> janowski.Met:
     if not _MET:
-        pre, post0, post1 = gnubg.met()
+        # The whole table: without an argument gnubg gives only the current match's part.
+        pre, post0, post1 = gnubg.met(MAX_MET_SCORE)
         _MET.append(janowski.Met(pre, (post0, post1)))
     return _MET[0]
 

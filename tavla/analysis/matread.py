@@ -77,6 +77,9 @@ class MatRecord:
     names: tuple[str, str]
     crawford: bool
     games: list[GameRecord]
+    #: The text the record was read from ("" when built otherwise): gnubg's own analysis
+    #: (:mod:`tavla.analysis.native`) imports it.
+    text: str = ""
 
 
 #: The longest match Tavla's rules allow (``tavla.engine.rules.Rules``).
@@ -156,7 +159,7 @@ def read_mat(text: str) -> MatRecord:
     if match_length is None:
         raise MatFileError(max(1, len(lines)), "no 'N point match' line")
     crawford = headers.get("crawford", "on").lower() != "off"
-    record = MatRecord(match_length, names, crawford and match_length > 0, games)
+    record = MatRecord(match_length, names, crawford and match_length > 0, games, text)
     _check(record, max(1, len(lines)))
     return record
 
