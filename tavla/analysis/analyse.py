@@ -23,7 +23,8 @@ from tavla.analysis.luck import OPENING_ROLLS, ROLLS, danced, opening_luck, roll
 from tavla.analysis.matread import GameRecord, MatRecord, Turn, read_mat
 from tavla.analysis.native import Node
 from tavla.analysis.resign import LEVEL_WORDS, Resignation, inferred
-from tavla.engine import Position, legal_plays
+from tavla.engine import Move, Position, legal_plays
+from tavla.engine.plays import format_play
 from tavla.engine.rules import MAX_CUBE, Rules
 
 _THRESHOLDS: Final = evaluator.analysis_thresholds()
@@ -401,12 +402,14 @@ class _GameWalker:
             ))
         self.doubled_this_turn = False
         verdict = None
+        best_move: tuple[int, ...] | None = None
         if node is not None:
             if node.best is not None and node.played_score is not None:
                 best = evaluator.apply_gnubg_move(position, node.best[0])
                 assert best is not None  # an SGF play is whole: never cut short
                 verdict = checkerplay.Verdict(best, node.best[1], node.played_score,
                                               node.plays)
+                best_move = node.best[0]
         elif self.level.plies == 0 and zero_ply:
             # At 0-ply the luck's list of plays is the analysis: only the played one and
             # the best are needed from it.
@@ -427,6 +430,7 @@ class _GameWalker:
         else:
             best_score, equity = verdict.best_score, verdict.played_score
             best_text = (turn.play if equity >= best_score
+                         else _move_notation(position, best_move) if best_move is not None
                          else _notation(position, dice, verdict.best))
             forced = verdict.plays <= 1
         loss = max(0.0, best_score - equity)
@@ -460,6 +464,20 @@ def _notation(position: Position, dice: tuple[int, int], result: evaluator.Resul
         if (play.position.mover, play.position.opponent) == result:
             return play.notation()
     return "?"
+
+
+def _move_notation(position: Position, move: Sequence[int]) -> str:
+    """A whole gnubg move tuple (from, to, ...) in our notation, its hits found on the way:
+    what :func:`_notation` finds among every legal play, without generating them."""
+    opponent = list(position.opponent)
+    moves = []
+    for i in range(0, len(move), 2):
+        source, destination = move[i], move[i + 1]
+        hit = 0 < destination < 25 and opponent[24 - destination] == 1
+        if hit:
+            opponent[24 - destination] = 0
+        moves.append(Move(source, destination, hit))
+    return format_play(moves)
 
 
 def _cube_equities(eqs: CubeEquities) -> dict[str, float]:

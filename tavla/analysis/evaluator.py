@@ -62,12 +62,14 @@ def _quietly(commands: Sequence[str]) -> None:
         os.close(saved)
 
 
-#: Entries in gnubg's evaluation cache. The package's default is small for an analysis:
-#: the luck of one roll evaluates every play of all 21 rolls (about 380 positions), and the
-#: same positions come back a few decisions later, after the default cache has already
-#: dropped them. With 2^20 entries (about 50 MB more per worker) a 0-ply analysis of the
-#: benchmark's ten matches takes about 15 % less CPU (3.6 s to 3.0 s); 2^21 is no faster.
-EVAL_CACHE_ENTRIES: Final = 1 << 20
+#: Entries in gnubg's evaluation cache. Small on purpose: an analysis evaluates a position
+#: again within a decision or two (the luck's 21 rolls, then the played roll's plays), and a
+#: cache this size holds that while it stays in the processor's own caches; a large one
+#: keeps more positions but pays a trip to memory on every lookup (a quarter of gnubg's time
+#: at 2-ply went to cache lookups with 2^20 entries). Measured on the benchmark's ten matches
+#: at 0-ply, four runs each: gnubg's own analysis 1.9 s with 2^12 to 2^14 entries, 2.0 s
+#: with 2^16 and 2^17, 2.2 s with 2^20; Tavla's own 2.7 s with 2^14, 3.1 to 3.6 s with 2^20.
+EVAL_CACHE_ENTRIES: Final = 1 << 14
 
 _quietly([f"set cubeefficiency {setting}" for setting in GNUBG_107_CUBE_EFFICIENCY]
          + [f"set cache {EVAL_CACHE_ENTRIES}"])

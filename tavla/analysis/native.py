@@ -44,11 +44,8 @@ from tavla.analysis.matread import MatRecord
 _PROPERTY: Final = re.compile(r"([A-Z]+)((?:\[(?:\\.|[^\]\\])*\])+)")
 _VALUE: Final = re.compile(r"\[((?:\\.|[^\]\\])*)\]")
 _DICE: Final = re.compile(r"^([1-6])([1-6])([a-z]*)$")
-_A: Final = re.compile(r"(?<![A-Z])A\[(\d+)\]")
-_DA: Final = re.compile(r"(?<![A-Z])DA\[([^\]]*)\]")
-_LU: Final = re.compile(r"(?<![A-Z])LU\[([^\]]*)\]")
-#: Where the property after ``A`` begins (the end of its values).
-_PROPERTY_END: Final = re.compile(r"\][A-Z]")
+#: The end of a property's values: a "]" not followed by another value.
+_PROPERTY_END: Final = re.compile(r"\](?!\[)")
 _CUBE_ACTIONS: Final = ("double", "take", "drop")
 #: In a ``DA`` value: ``E ver 3``, the context (4 tokens), then two times 7 outputs.
 _CUBE_CONTEXT_TOKENS: Final = 7
@@ -102,9 +99,11 @@ def _node(text: str) -> Node | None:
     """One node's text (without the leading ``;``) as a :class:`Node`, or None for a node
     that is not an action (the game's root, a comment).
 
-    A play's ``A`` lists every legal play (hundreds for some doubles), so it is split, not
-    parsed: only the best and the played play are read. Analysis values hold no brackets;
-    a node with a comment (whose text might) is read property by property instead."""
+    A play's ``A`` lists every legal play (hundreds for some doubles), so it is cut, not
+    parsed: only the best and the played play are read, and the plays are counted. gnubg
+    writes the colour first, then ``DA``, ``A``, and ``LU`` near the end; analysis values
+    hold no brackets. A node with a comment (whose text might) is read property by property
+    instead."""
     if "C[" in text:
         return _node_slowly(text)
     colour = text[:1]
@@ -112,29 +111,40 @@ def _node(text: str) -> Node | None:
         return None
     player = 0 if colour == "W" else 1
     action = text[2:text.index("]")]
-    found = _DA.search(text)
-    cube = _cube(found.group(1)) if found else None
+    at = text.find("DA[")
+    cube = _cube(text[at + 3:text.index("]", at)]) if at >= 0 else None
     if action in _CUBE_ACTIONS:
         return Node(player, action, cube=cube)
-    dice_found = _DICE.match(action)
-    if dice_found is None:
+    found = _DICE.match(action)
+    if found is None:
         return None
-    dice = (int(dice_found.group(1)), int(dice_found.group(2)))
-    move = move_tuple(dice_found.group(3), player)
-    luck_found = _LU.search(text)
-    luck = float(luck_found.group(1)) if luck_found else None
-    analysis = _A.search(text)
-    if analysis is None:
+    dice = (int(found.group(1)), int(found.group(2)))
+    move = move_tuple(found.group(3), player)
+    at = text.rfind("LU[")
+    luck = float(text[at + 3:text.index("]", at)]) if at >= 0 else None
+    at = text.find("]A[")
+    if at < 0:
         return Node(player, "move", dice, move, luck=luck, cube=cube)
-    body_end = _PROPERTY_END.search(text, analysis.end())
-    end = body_end.start() + 1 if body_end else text.rindex("]") + 1
-    entries = text[analysis.end() + 1:end - 1].split("][")
-    played = int(analysis.group(1))
-    best = _entry(entries[0], player)
-    chosen = _entry(entries[played], player) if 0 <= played < len(entries) else None
+    index_end = text.index("]", at + 3)
+    played = int(text[at + 3:index_end])
+    # The plays: "[...][...]...[...]" up to the first "]" not followed by "[".
+    first = index_end + 2
+    body_end = _PROPERTY_END.search(text, first)
+    last = body_end.start() if body_end else text.rindex("]")
+    count = text.count("][", first, last) + 1
+    best_end = text.find("]", first)
+    best = _entry(text[first:best_end], player)
+    chosen = best
+    if played and 0 < played < count:
+        entry_start = first
+        for _ in range(played):
+            entry_start = text.index("][", entry_start) + 2
+        chosen = _entry(text[entry_start:text.index("]", entry_start)], player)
+    elif played:
+        chosen = None
     if best is None or chosen is None:
         return Node(player, "move", dice, move, luck=luck, cube=cube)
-    return Node(player, "move", dice, move, len(entries), best, chosen[1], luck, cube)
+    return Node(player, "move", dice, move, count, best, chosen[1], luck, cube)
 
 
 def _entry(entry: str, player: int) -> tuple[tuple[int, ...], float] | None:
