@@ -2,26 +2,27 @@
 ``analyse match``, side by side in one run, on the same matches at the same depth.
 
 Run from the repository root: ``.venv/bin/python benchmarks/analysis.py`` (``--quick``: 0-ply
-only; ``--plies 2``: 2-ply only). Both sides are measured in CPU seconds of the analysis alone
-(no start-up, no net loading): ours with ``time.process_time`` around ``analyse_record`` in this
-process, gnubg's with ``time.process_time`` around ``analyse match`` inside Debian's gnubg
-1.07 (``gnubg -t``, one thread: ``set threads 1``), when it is installed. The matches are the
-ten gnubg self-play matches of the differential test (2 to 11 points,
-tests/analysis/data/gnubg_levels_*.mat) at 0-ply, and the first three of them at 2-ply.
-Reported: each match's CPU on both sides and the ratio, and the median ratio; the target is
-a median ratio of at most 1.0 at either depth (faster than gnubg or as fast).
+only; ``--plies 2``: 2-ply only; ``--rounds N``: measurements per match and side, default 3).
+Both sides are measured in CPU seconds of the analysis alone, each match in a fresh process
+after the same warm-up match (not measured; gnubg 1.07 has its nets and databases loaded
+when its timing starts, so Tavla must too): ours with ``time.process_time`` around
+``analyse_record``, gnubg's around ``analyse match`` inside Debian's gnubg 1.07 (``gnubg -t``,
+one thread: ``set threads 1``), when it is installed. Round by round, match by match, gnubg
+then Tavla, so that whatever else the machine does falls on both alike; each side's median
+counts. The matches are the ten gnubg self-play matches of the differential test (2 to 11
+points, tests/analysis/data/gnubg_levels_*.mat) at 0-ply, and the first three at 2-ply.
+Reported: each match's CPU on both sides and the ratio, the median ratio and the ratio of
+the totals; the target is a median ratio of at most 1.0 at either depth.
 
-Measured on 2026-12-04 on a quiet machine (load average 0.2-0.3, nothing else running),
-with gnubg 1.07's nets (tavla/analysis/nets.py) and the evaluator's cache at 2^20 positions:
-
-* 0-ply, ten matches: median ratio Tavla/gnubg 1.19, 1.21 and 1.22 in three runs (Tavla
-  2.9 s, gnubg 1.07 2.5 s of CPU for the ten; per match 0.93 to 1.57): slower than gnubg,
-  the 1.0 target is not met (docs/analysis.md, "Speed", says where the time goes). On
-  2026-12-03, with the package's default cache and other test suites running (load 5-14):
-  1.26 to 1.70.
-* 2-ply, three matches: median ratio 1.17 and 1.30 in two runs one after the other (per
-  match 0.86 to 1.43), after the played play is asked for at full depth only when gnubg's
-  filter dropped it; 1.28 before that change the same day, 1.18 on 2026-12-03 at load 5-7.
+Measured on 2026-12-04 (the benchmark alone, load average 0.5-0.9), a standard table's
+analysis being gnubg's own in the package (tavla/analysis/native.py), gnubg 1.07's nets and
+a 2^14-position evaluation cache:
+* 0-ply, ten matches: median ratio Tavla/gnubg 0.91 and 0.92 in two runs (totals 2.15 s
+  against 2.29 s, 2.38 s against 2.49 s): the target is met. Before, with Tavla asking the
+  package for every number: 1.19 to 1.22.
+* 2-ply, three matches: median ratio 1.09 (totals 24.5 s against 21.4 s; per match 1.05 to
+  1.45): not met; the package's C analysis is slower than gnubg 1.07's at 2-ply with the
+  same move filter (docs/analysis.md, "Speed").
 """
 
 from __future__ import annotations
