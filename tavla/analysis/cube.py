@@ -5,6 +5,7 @@ evaluator averages the rolls. gnubg is reached through :mod:`tavla.analysis.eval
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from tavla.analysis.evaluator import (
     Cube,
@@ -21,6 +22,11 @@ from tavla.analysis.evaluator import (
 )
 from tavla.analysis.luck import ROLLS, danced, roll_average, roll_equities
 from tavla.engine import Position
+
+#: Equities this close are the same number: gnubg computes in single precision, so an
+#: equity read back through the match equity table can land a float's step (1.2e-7) above
+#: the value it equals (a double/pass of exactly 1 read as 1.0000001).
+EQUAL: Final = 1e-6
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +126,7 @@ def cube_decision(position: Position, cube: Cube, level: Level,
         take_raw, optimal = -take_score, -optimal_score
     eqs = _equities(optimal, take_raw, cube)
     if (cube.gammons and cube.mover_may_double
-            and optimal <= min(eqs.double_take, eqs.double_pass) + 1e-7):
+            and optimal <= min(eqs.double_take, eqs.double_pass) + EQUAL):
         # gnubg's equity was the double's: not doubling is worth less. In contact gnubg's
         # own 0-ply no-double equity (its cubeful conversion at the current cube);
         # elsewhere only a deeper look says (capped so the verdict stays gnubg's).
