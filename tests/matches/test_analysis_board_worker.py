@@ -11,9 +11,15 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from matches.gnubg.bots import bot_table_create
-from matches.models import AnalysisRequest, Match, Player
-from matches.state import load_state
+from matches import services
+from matches.audit import mat_export
+from matches.gnubg.bots import bot_player, bot_table_create
+from matches.models import AnalysisRequest, AnalysisStatus, Match, MatchAnalysis, Player
+from matches.state import full_state, load_state
+from tavla.analysis import native
+from tavla.analysis.analyse import AnalysisRules, analyse_record
+from tavla.analysis.matread import read_mat
+from tavla.analysis.resign import from_events
 from tests.conftest import CeleryWorkerProcess
 
 pytestmark = [pytest.mark.slow, pytest.mark.celery, pytest.mark.django_db(transaction=True)]
@@ -82,3 +88,38 @@ def test_a_hint_against_the_bot_is_answered_by_the_worker(
     else:
         assert data["answer"]["cube"]["verdict"]
     assert AnalysisRequest.objects.get(pk=data["id"]).kind == "hint"
+
+
+def test_a_finished_match_is_analysed_by_the_worker_through_gnubgs_own_analysis(
+    celery_worker_process: CeleryWorkerProcess,
+) -> None:
+    """Two bots play a 2-point match on the worker; its end queues the analysis, which the
+    worker makes with gnubg's own ``analyse match`` in the package (a standard table: cube,
+    gammons, Crawford) without hanging, and its verdicts are the ones this process finds
+    for the same record."""
+    table = services.table_create(name="Bots analysed", match_length=2)
+    services.table_sit(table_id=table.pk, player=bot_player("beginner"), seat=0)
+    services.table_sit(table_id=table.pk, player=bot_player("advanced"), seat=1)
+    match = Match.objects.get(table=table)
+    deadline = time.monotonic() + 600
+    while True:
+        analysis = MatchAnalysis.objects.filter(match=match).first()
+        if analysis is not None and analysis.status in (AnalysisStatus.DONE,
+                                                        AnalysisStatus.FAILED):
+            break
+        assert time.monotonic() < deadline, celery_worker_process.log()[-3000:]
+        time.sleep(0.5)
+    assert analysis.status == AnalysisStatus.DONE, (analysis.error,
+                                                    celery_worker_process.log()[-3000:])
+    match.refresh_from_db()
+    record = read_mat(mat_export(match))
+    assert native.eligible(record, cube=True, gammons=True)
+    resignations = {game.number: from_events(game.events) for game in full_state(match).games}
+    here = analyse_record(record, analysis.plies, rules=AnalysisRules.of(load_state(match).rules),
+                          resignations=resignations)
+    assert [d["kind"] for d in analysis.decisions] == [d.kind for d in here.decisions]
+    for stored, mine in zip(analysis.decisions, here.decisions, strict=True):
+        assert stored["best"] == mine.best and stored["mark"] == mine.mark
+        assert stored["loss"] == pytest.approx(mine.loss, abs=1e-6)
+    assert [p["pr"] for p in analysis.players] == pytest.approx(
+        [p.pr for p in here.players], abs=1e-6)
