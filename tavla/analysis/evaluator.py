@@ -65,8 +65,8 @@ def _quietly(commands: Sequence[str]) -> None:
 #: Entries in gnubg's evaluation cache. Small on purpose: an analysis evaluates a position
 #: again within a decision or two (the luck's 21 rolls, then the played roll's plays), and a
 #: cache this size holds that while it stays in the processor's own caches; a large one
-#: keeps more positions but pays a trip to memory on every lookup (a quarter of gnubg's time
-#: at 2-ply went to cache lookups with 2^20 entries). Measured on the benchmark's ten matches
+#: keeps more positions but pays a trip to memory on more lookups (cache lookups took 24 % of
+#: gnubg's time at 2-ply with 2^20 entries, 16 % with 2^14). Measured on the benchmark's ten matches
 #: at 0-ply, four runs each: gnubg's own analysis 1.9 s with 2^12 to 2^14 entries, 2.0 s
 #: with 2^16 and 2^17, 2.2 s with 2^20; Tavla's own 2.7 s with 2^14, 3.1 to 3.6 s with 2^20.
 EVAL_CACHE_ENTRIES: Final = 1 << 14
