@@ -16,6 +16,7 @@ over that count (gnubg's overall "Error rate mEMG" / 2): the same definition as 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -156,9 +157,15 @@ def _after_best(decision: Decision) -> str:
     return parse_play(position, *decision.dice, decision.best or decision.chosen).position.to_id()
 
 
-def compare(path: Path, ref: dict[str, Any], plies: int) -> Agreement:
-    """Our analysis of ``path`` against gnubg's ``ref``, decision by decision."""
-    analysis = analyse_record(read_mat(path.read_text()), plies)
+def compare(path: Path, ref: dict[str, Any], plies: int, *, own: bool = False) -> Agreement:
+    """Our analysis of ``path`` against gnubg's ``ref``, decision by decision. ``own``:
+    Tavla's own analysis (the record without its text, so gnubg's own analysis in the
+    package, tavla.analysis.native, cannot import it), as every table gnubg does not know
+    gets."""
+    record = read_mat(path.read_text())
+    if own:
+        record = dataclasses.replace(record, text="")
+    analysis = analyse_record(record, plies)
     out = Agreement()
     games: dict[int, list[Decision]] = {}
     for decision in analysis.decisions:
@@ -219,12 +226,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--plies", type=int, default=0)
     parser.add_argument("--misses", action="store_true")
+    parser.add_argument("--own", action="store_true",
+                        help="Tavla's own analysis, not gnubg's own read back")
     parser.add_argument("files", nargs="+", type=Path)
     args = parser.parse_args()
     refs = reference(args.files, args.plies)
     total = Agreement()
     for path in args.files:
-        part = compare(path, refs[path], args.plies)
+        part = compare(path, refs[path], args.plies, own=args.own)
         print(f"{path.name}: best {part.best}/{part.plays}, marks {part.marks}/{part.plays}, "
               f"cube {part.cube_agree}/{part.cube}, PR deltas "
               f"{', '.join(f'{d:.2f}' for d in part.pr_deltas)}, luck deltas "
