@@ -228,6 +228,20 @@ def make_player(db: None) -> Callable[..., Player]:
 
 
 @pytest.fixture(autouse=True)
+def _default_language() -> Iterator[None]:
+    """Each test starts in the default language and leaves it so. Django's
+    ``LocaleMiddleware`` activates a request's language in the thread and leaves it there,
+    so a test run after one that sent a Persian request in the same process would read the
+    services' messages in Persian (which test comes after which depends on how pytest-xdist
+    shares them out)."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _first_roll_at_once(settings: Any) -> None:
     """Matches started by tests roll at once (both client seeds empty); the tests of client
     seeds (tests/matches/test_client_seeds.py) open the window themselves."""
