@@ -279,12 +279,24 @@ def version() -> str:
     return f"{gnubg.__version__}, {NETS.describe()}"
 
 
-def analyse_match_file(mat: str, sgf: str, plies: int) -> None:
+#: The process whose gnubg ran ``analyse match``. gnubg's analysis starts a worker thread the
+#: first time it runs and hands it the work; a process forked after that (say a pool's child
+#: of a process that analysed) inherits gnubg's state but not the thread, and its analysis
+#: would wait for the thread forever. Such a process analyses without it (returns False).
+_ANALYSING_PROCESS: list[int] = []
+
+
+def analyse_match_file(mat: str, sgf: str, plies: int) -> bool:
     """gnubg's own ``analyse match`` of the ``.mat`` file ``mat`` at ``plies`` (checker play and
     cube; the luck at 0-ply, as gnubg 1.07's analysis), saved as gnubg's SGF in ``sgf``: the
     whole analysis in C (:mod:`tavla.analysis.native` reads it back). The package's current
     match is replaced; nothing else Tavla asks of it depends on that match. File names must
-    not hold white space (gnubg's command line splits at it)."""
+    not hold white space (gnubg's command line splits at it). False, doing nothing, in a
+    process forked from one whose gnubg had analysed (see ``_ANALYSING_PROCESS``)."""
+    if not _ANALYSING_PROCESS:
+        _ANALYSING_PROCESS.append(os.getpid())
+    elif _ANALYSING_PROCESS[0] != os.getpid():
+        return False
     _quietly([
         # One thread: with gnubg's default, the package's analysis hung in a child process
         # in our trials; and an analysis is measured in CPU, not in wall time.
@@ -303,6 +315,7 @@ def analyse_match_file(mat: str, sgf: str, plies: int) -> None:
         "analyse match",
         f"save match {sgf}",
     ])
+    return True
 
 
 # --- gnubg's analysis as gnubg 1.07's ``analyse match`` does it ------------------------------

@@ -208,8 +208,7 @@ def native_games(record: MatRecord, plies: int) -> list[list[Node]] | None:
         if any(character.isspace() for character in directory):
             return None  # gnubg's command line splits a file name at white space
         mat.write_text(record.text, encoding="utf-8")
-        evaluator.analyse_match_file(str(mat), str(sgf), plies)
-        if not sgf.is_file():
+        if not evaluator.analyse_match_file(str(mat), str(sgf), plies) or not sgf.is_file():
             return None
         games = parse_sgf(sgf.read_text(encoding="utf-8"))
     if len(games) != len(record.games):

@@ -6,6 +6,11 @@ decision; where gnubg's game and the record part ways, the walker analyses the r
 from __future__ import annotations
 
 import dataclasses
+import json
+import os
+import select
+import signal
+import warnings
 from pathlib import Path
 
 import pytest
@@ -177,3 +182,37 @@ def test_a_double_pass_read_back_a_float_step_high_is_still_the_double() -> None
     assert equities.should_double
     assert equities.no_double == pytest.approx(0.8963, abs=1e-4)
     assert equities.mwc is not None and equities.mwc[0] == pytest.approx(0.589153, abs=1e-5)
+
+
+@pytest.mark.slow
+def test_a_process_forked_after_gnubgs_analysis_analyses_without_it() -> None:
+    """gnubg's analysis hands its work to a thread it starts the first time; a process forked
+    after that (a pool's child of a process that analysed) has no such thread, and gnubg's
+    analysis there would wait for it forever. The child analyses with Tavla's own analysis:
+    it finishes, with the verdicts the parent found."""
+    record = read_mat((DATA / "gnubg_levels_02pt.mat").read_text())
+    parent = analyse_record(record, 0)  # gnubg's own analysis ran in this process
+    reading, writing = os.pipe()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # fork of a threaded process
+        child = os.fork()
+    if child == 0:  # pragma: no cover - the child reports through the pipe
+        try:
+            os.close(reading)
+            games = native.native_games(record, 0)
+            analysis = analyse_record(record, 0)
+            os.write(writing, json.dumps({"native": games is not None, "pr": [
+                player.pr for player in analysis.players]}).encode())
+        finally:
+            os._exit(0)
+    os.close(writing)
+    try:
+        ready, _, _ = select.select([reading], [], [], 120)
+        assert ready, "the forked child's analysis did not finish in 120 s"
+        answer = json.loads(os.read(reading, 1 << 16))
+    finally:
+        os.close(reading)
+        os.kill(child, signal.SIGKILL)
+        os.waitpid(child, 0)
+    assert answer["native"] is False
+    assert answer["pr"] == pytest.approx([player.pr for player in parent.players], abs=0.01)
