@@ -298,6 +298,12 @@ def analyse_match_file(mat: str, sgf: str, plies: int) -> bool:
     elif _ANALYSING_PROCESS[0] != os.getpid():
         return False
     _quietly([
+        # An empty evaluation cache: gnubg's key for a position at double match point is a
+        # money game's (Cube.cubeful), and its own analysis evaluates there cubefully, so a
+        # money game evaluated before in this process would hand it its equities (a 1-point
+        # match's plays scored above +1). A new size empties it (the same size does not).
+        f"set cache {EVAL_CACHE_ENTRIES // 2}",
+        f"set cache {EVAL_CACHE_ENTRIES}",
         # One thread: with gnubg's default, the package's analysis hung in a child process
         # in our trials; and an analysis is measured in CPU, not in wall time.
         "set threads 1",
@@ -314,6 +320,10 @@ def analyse_match_file(mat: str, sgf: str, plies: int) -> bool:
         f"import mat {mat}",
         "analyse match",
         f"save match {sgf}",
+        # And empty after: the same collision the other way (a money game handed the
+        # match's double-match-point equities).
+        f"set cache {EVAL_CACHE_ENTRIES // 2}",
+        f"set cache {EVAL_CACHE_ENTRIES}",
     ])
     return True
 

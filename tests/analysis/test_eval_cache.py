@@ -45,6 +45,23 @@ for name in sys.argv[1:]:
                  for cubeful in (True, False)]
         out[name] = [[(a["move"], a["score"]) for a in plays] for plays in found]
         continue
+    if name == "native":
+        # gnubg's own analysis (tavla.analysis.native) of a 1-point match: every position
+        # at double match point, evaluated cubefully by gnubg itself.
+        from tavla.analysis import native, read_mat
+        from tavla.engine.selfplay import selfplay_mat
+        games = native.native_games(read_mat(selfplay_mat(1, seed=3)), 0)
+        out[name] = [[node.best[1] if node.best else None, node.luck] for node in games[0]]
+        continue
+    if name == "money_plays":
+        # Money-game plays from the positions of that match (a bot's or a hint's questions).
+        from tavla.analysis import read_mat
+        from tavla.engine.selfplay import selfplay_mat
+        record = read_mat(selfplay_mat(1, seed=3))
+        out[name] = [gnubg.find_best_moves(board(turn.before), cube_info(
+            Cube(1, None, turn.player, 0, (0, 0), False)), context_for(Level(0), True),
+            turn.dice)[:1] for turn in record.games[0].turns if turn.kind == "play"]
+        continue
     eqs = cube_equities(opening, money if name == "money" else dmp, Level(0))
     out[name] = [eqs.no_double, eqs.double_take, eqs.double_pass]
 print(json.dumps(out))
@@ -71,3 +88,15 @@ def test_money_and_double_match_point_do_not_share_numbers() -> None:
     for both in (dmp_first, money_first):
         assert both["money"] == pytest.approx(money_alone["money"], abs=1e-9)
         assert both["dmp"] == pytest.approx(dmp_alone["dmp"], abs=1e-9)
+
+
+def test_gnubgs_own_analysis_and_money_games_do_not_share_numbers() -> None:
+    """gnubg's own analysis evaluates double match point cubefully (it is gnubg's code, not
+    the evaluator's contexts), so it empties the cache before and after: a 1-point match
+    analysed after money plays of its positions was scored as the money game (plays worth
+    more than +1), and money plays after it would be scored as the match."""
+    native_alone, money_alone = run("native"), run("money_plays")
+    assert all(best is None or -1.0 <= best <= 1.0 for best, _ in native_alone["native"])
+    for both in (run("money_plays", "native"), run("native", "money_plays")):
+        assert both["native"] == native_alone["native"]
+        assert both["money_plays"] == money_alone["money_plays"]
