@@ -284,10 +284,7 @@ class _GameWalker:
         """gnubg's cube decision at ``node`` as equities from the doubler's side."""
         if node is None or node.cube is None or not cube.match_length:
             return None
-        mwc_no_double, mwc_take = node.cube
-        return CubeEquities(evaluator.from_mwc(mwc_no_double, cube),
-                            evaluator.from_mwc(mwc_take, cube), 1.0,
-                            (mwc_no_double, mwc_take, evaluator.to_mwc(1.0, cube)))
+        return CubeEquities.from_match_winning_chances(*node.cube, cube)
 
     def double(self, index: int, turn: Turn) -> None:
         node = self.node("double", turn.player)
@@ -403,14 +400,12 @@ class _GameWalker:
         self.doubled_this_turn = False
         verdict = None
         best_move: tuple[int, ...] | None = None
-        if node is not None:
-            if node.best is not None and node.played_score is not None:
-                best = evaluator.apply_gnubg_move(position, node.best[0])
-                assert best is not None  # an SGF play is whole: never cut short
-                verdict = checkerplay.Verdict(best, node.best[1], node.played_score,
-                                              node.plays)
-                best_move = node.best[0]
-        elif self.level.plies == 0 and zero_ply:
+        if node is not None and node.best is not None and node.played_score is not None:
+            best_move, best_score = node.best
+            best = evaluator.apply_gnubg_move(position, best_move)
+            assert best is not None  # an SGF play is whole: never cut short
+            verdict = checkerplay.Verdict(best, best_score, node.played_score, node.plays)
+        elif node is None and self.level.plies == 0 and zero_ply:
             # At 0-ply the luck's list of plays is the analysis: only the played one and
             # the best are needed from it.
             verdict = checkerplay.played_verdict(position, cube, chosen_key, zero_ply)

@@ -39,6 +39,14 @@ class CubeEquities:
     double_pass: float
     mwc: tuple[float, float, float] | None  # None in a money game
 
+    @classmethod
+    def from_match_winning_chances(cls, no_double: float, double_take: float,
+                                   cube: Cube) -> CubeEquities:
+        """No double and double/take given as the doubler's match-winning chances (as gnubg's
+        own analysis stores them), double/pass from the match equity table."""
+        return cls(from_mwc(no_double, cube), from_mwc(double_take, cube), 1.0,
+                   (no_double, double_take, to_mwc(1.0, cube)))
+
     @property
     def should_double(self) -> bool:
         return min(self.double_take, self.double_pass) > self.no_double
